@@ -1,0 +1,35 @@
+#pragma once
+// What every kdop command shares: exit codes, option parsing helpers, output.
+#include <csignal>
+#include <stdexcept>
+#include <string>
+
+#include "geometry/pose.hpp"
+
+namespace kdop::cli {
+
+// Exit codes of every kdop command.
+inline constexpr int kExitClear = 0;       // nothing found
+inline constexpr int kExitFinding = 1;     // contact, finding or undecided
+inline constexpr int kExitInputError = 2;  // usage or input error
+inline constexpr int kExitInternal = 3;    // resource or internal error
+inline constexpr int kExitInterrupted = 130;
+
+// A usage or input error; main prints what() on one line and exits with kExitInputError.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// "tx,ty,tz,qw,qx,qy,qz"; throws InputError naming the option.
+Pose parse_pose_option(const std::string& text);
+// "m00,...,m33" (16 numbers, rows); throws InputError naming the option.
+Pose parse_matrix_option(const std::string& text);
+
+// Writes `text` to stdout, or atomically to `path` when it is not empty.
+void emit(const std::string& text, const std::string& path);
+
+// Set by the SIGINT handler; long-running commands poll it and exit with kExitInterrupted.
+bool interrupted();
+void install_interrupt_handler();
+
+}  // namespace kdop::cli

@@ -1,0 +1,41 @@
+#pragma once
+// The kdop commands. Each registers its options on a CLI11 subcommand and runs from the parsed
+// values, returning an exit code (cli_common.hpp).
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+namespace kdop::cli {
+
+struct BuildOptions {
+  std::string bv = "kdop18";
+  int k = 0;  // --k shorthand, 0 when not given
+  std::string rule = "splatter";
+  std::string split = "mean";
+  std::uint32_t env_leaf = 1;
+  std::uint32_t object_leaf = 40;
+};
+
+struct CheckArgs {
+  std::string env, object, pose, matrix, out;
+  BuildOptions build;
+  bool all_contacts = false;
+  bool json = false;
+};
+
+struct DemoArgs {
+  int steps = 2000;
+  std::uint64_t seed = 1;
+  std::string mode = "all";
+  std::string out;
+  bool json = false;
+  BuildOptions build;
+};
+
+CLI::App* add_check_command(CLI::App& app, CheckArgs& args);
+int run_check(const CheckArgs& args);
+
+CLI::App* add_demo_command(CLI::App& app, DemoArgs& args);
+int run_demo(const DemoArgs& args);
+
+}  // namespace kdop::cli

@@ -1,0 +1,53 @@
+// kdop: batch collision queries on rigid triangle meshes with k-DOP BV-trees.
+// Thin: parse, call, print. Exit codes are in cli_common.hpp.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <new>
+
+#include "apps/kdop/cli_common.hpp"
+#include "apps/kdop/commands.hpp"
+#include "io/io_error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace kdop::cli;
+  CLI::App app{
+      "kdop: exact collision queries between rigid triangle meshes with k-DOP BV-trees.\n"
+      "Exit codes: 0 nothing found, 1 contact, 2 usage or input error, 3 internal error, "
+      "130 interrupted."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("kdop 0.1.0"));
+  CheckArgs check;
+  DemoArgs demo;
+  CLI::App* check_cmd = add_check_command(app, check);
+  CLI::App* demo_cmd = add_demo_command(app, demo);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "kdop: " << e.what() << " (see kdop --help)\n";
+    return kExitInputError;
+  }
+  install_interrupt_handler();
+  try {
+    if (check_cmd->parsed()) return run_check(check);
+    if (demo_cmd->parsed()) return run_demo(demo);
+  } catch (const InputError& e) {
+    std::cerr << "kdop: " << e.what() << "\n";
+    return kExitInputError;
+  } catch (const kdop::IoError& e) {
+    std::cerr << "kdop: " << e.what() << "\n";
+    return kExitInputError;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "kdop: out of memory\n";
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    std::cerr << "kdop: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitInputError;
+}

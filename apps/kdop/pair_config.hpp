@@ -1,0 +1,39 @@
+#pragma once
+// Turns the shared build options into a PairConfig, rejecting unknown names.
+#include "apps/kdop/cli_common.hpp"
+#include "apps/kdop/commands.hpp"
+#include "engine/collision_pair.hpp"
+
+namespace kdop::cli {
+
+inline void add_build_options(CLI::App& command, BuildOptions& o) {
+  command.add_option("--bv", o.bv, "Bounding volume: kdop6, kdop14, kdop18, kdop26")
+      ->capture_default_str();
+  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26)");
+  command.add_option("--rule", o.rule, "Split axis rule: splatter or longest-side")
+      ->capture_default_str();
+  command.add_option("--split", o.split, "Split point: mean or median")->capture_default_str();
+  command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u));
+  command.add_option("--object-leaf", o.object_leaf, "Object leaf size tau")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u));
+}
+
+inline PairConfig make_pair_config(const BuildOptions& o) {
+  PairConfig c;
+  const std::string bv = o.k != 0 ? std::to_string(o.k) : o.bv;
+  const auto type = parse_bv_type(bv);
+  if (!type) throw InputError("--bv: expected kdop6, kdop14, kdop18 or kdop26, got '" + bv + "'");
+  c.bv = *type;
+  const auto rule = parse_split_axis_rule(o.rule);
+  if (!rule) throw InputError("--rule: expected splatter or longest-side, got '" + o.rule + "'");
+  const auto split = parse_split_point(o.split);
+  if (!split) throw InputError("--split: expected mean or median, got '" + o.split + "'");
+  c.environment = BuildConfig{*rule, *split, o.env_leaf};
+  c.object = BuildConfig{*rule, *split, o.object_leaf};
+  return c;
+}
+
+}  // namespace kdop::cli

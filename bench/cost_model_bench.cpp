@@ -1,0 +1,373 @@
+// Unit costs of the cost model T = N_v C_v + N_p C_p + N_u C_u (Klosowski et al. 1998, section
+// 5.2, "Average Costs of C_p, C_v, and C_u" and Table 1), measured on our kernels:
+//   C_v  one k-DOP pair slab test, on DOP pairs a real traversal visits;
+//   C_u  re-aligning one flying node (approximation method), plus the exact root by
+//        hill-climbing and the per-pose frame setup;
+//   C_p  one exact triangle-triangle test on pairs whose bounding boxes overlap, plus a variant
+//        on grid-aligned coplanar / touching pairs where the predicates take the exact path.
+// Every benchmark cycles through a pre-collected batch per iteration and reports the cost of one
+// operation in the counter time_per_op (the loop overhead of one iteration is spread over the
+// batch).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "builders/build_config.hpp"
+#include "builders/dop_tree.hpp"
+#include "engine/traverse.hpp"
+#include "engine/tumble.hpp"
+#include "geometry/dop.hpp"
+#include "geometry/mesh.hpp"
+#include "geometry/pose.hpp"
+#include "geometry/shapes.hpp"
+#include "geometry/tri_tri.hpp"
+#include "simd/slab_overlap.hpp"
+
+namespace kdop {
+namespace {
+
+// Each repetition runs at least this long; 5 repetitions of every benchmark stay well under a
+// minute in total (the hierarchies are built once, outside the timed loops).
+constexpr double kMinTime = 0.1;
+
+// The paper's "Torus" flight: a ~20,000-triangle deformed torus among ~100,000 triangles of
+// stalagmites (98,114 in the paper). Cones reach at most half way up the box, so the torus
+// flying through the middle meets a mix of near misses and contacts.
+constexpr Vec3 kBoxLo{-8, -8, -3}, kBoxHi{8, 8, 3};
+
+const Mesh& environment_mesh() {
+  static const Mesh m = make_stalagmites(kBoxLo, kBoxHi, 1000, 48, 2024);
+  return m;
+}
+
+const Mesh& torus_mesh() {
+  static const Mesh m = make_torus({0, 0, 0}, 1, 0.3, 200, 50, 0.2);
+  return m;
+}
+
+// A uniformly random rotation (quaternion by rejection) and a translation in [lo, hi].
+Pose random_pose(std::uint64_t& rng, Vec3 lo, Vec3 hi) {
+  double q[4], n2;
+  do {
+    for (double& v : q) v = 2 * next_uniform(rng) - 1;
+    n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  } while (n2 > 1 || n2 < 1e-6);
+  return pose_from_quaternion(lo.x + (hi.x - lo.x) * next_uniform(rng),
+                              lo.y + (hi.y - lo.y) * next_uniform(rng),
+                              lo.z + (hi.z - lo.z) * next_uniform(rng), q[0], q[1], q[2], q[3]);
+}
+
+// Poses of the flight: anywhere over the floor, in the middle third of the height.
+std::vector<Pose> flight_poses(int count, std::uint64_t seed) {
+  std::vector<Pose> poses;
+  for (int i = 0; i < count; ++i) {
+    poses.push_back(
+        random_pose(seed, {kBoxLo.x + 1, kBoxLo.y + 1, -1}, {kBoxHi.x - 1, kBoxHi.y - 1, 1}));
+  }
+  return poses;
+}
+
+std::uint32_t draw_index(std::uint64_t& rng, std::size_t n) {
+  return static_cast<std::uint32_t>(next_uniform(rng) * static_cast<double>(n));
+}
+
+template <class T>
+void shuffle(std::vector<T>& v, std::uint64_t& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[draw_index(rng, i)]);
+}
+
+// Reports the CPU time of one operation (an inverted rate, so the console prints it as a time,
+// e.g. "4.2ns"; JSON holds seconds).
+void report_per_op(benchmark::State& state, std::size_t ops_per_iteration) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ops_per_iteration));
+  state.counters["time_per_op"] = benchmark::Counter(
+      static_cast<double>(ops_per_iteration),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// Built once per K on first use, outside the timed loops; separate so the C_u benchmarks (and a
+// callgrind run of them) need not build the environment.
+template <int K>
+const DopTree<K>& env_tree() {
+  static const DopTree<K> t =
+      build_dop_tree<K>(environment_mesh(), BuildConfig::environment_defaults());
+  return t;
+}
+
+template <int K>
+const FlyingDopTree<K>& fly_tree() {
+  static const FlyingDopTree<K> t =
+      build_flying_dop_tree<K>(torus_mesh(), BuildConfig::object_defaults());
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// C_v: DOP pairs sampled uniformly (reservoir) from every node pair Algorithm 1 visits over a
+// flight of random poses, flying DOPs tumbled as the query would (exact root, approximate
+// others). Copied into one contiguous array so the benchmark measures the test, not the cache
+// misses of the environment's 6-25 MB of DOPs; shuffled so overlapping and disjoint pairs mix.
+
+constexpr std::size_t kSlabPairs = 4096;
+
+template <int K>
+struct SlabPairs {
+  std::vector<float> dops;  // pair i: env DOP at [2i * floats), tumbled fly DOP right after
+  double overlap_fraction = 0;
+  double visits_per_pose = 0;
+};
+
+template <int K>
+SlabPairs<K> collect_slab_pairs() {
+  constexpr int F = DopShape<K>::floats;
+  const DopTree<K>& env = env_tree<K>();
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  const TreeTopology& fly_topo = fly.tree.topology;
+  const std::vector<Pose> poses = flight_poses(32, 7);
+
+  std::vector<float> reservoir(kSlabPairs * 2 * F);
+  std::vector<float> tumbled(std::size_t{fly_topo.node_count()} * F);
+  std::vector<std::uint32_t> stamp(fly_topo.node_count(), 0);
+  std::vector<NodePair> stack;
+  std::uint64_t rng = 99, seen = 0, n_v = 0;
+
+  for (std::uint32_t p = 0; p < poses.size(); ++p) {
+    const TumbleFrame<K> frame = make_tumble_frame(fly, poses[p]);
+    auto overlap = [&](std::uint32_t e, std::uint32_t f) {
+      float* fb = tumbled.data() + std::size_t{f} * F;
+      if (stamp[f] != p + 1) {  // lazily, at most once per pose, as the query does
+        stamp[f] = p + 1;
+        if (f == 0) {
+          tumble_root(fly, frame, fb);
+        } else {
+          tumble_node(fly, frame, f, fb);
+        }
+      }
+      const float* eb = env.node_bounds(e);
+      std::size_t slot = seen < kSlabPairs ? seen : draw_index(rng, seen + 1);
+      if (slot < kSlabPairs) {
+        std::memcpy(reservoir.data() + slot * 2 * F, eb, F * sizeof(float));
+        std::memcpy(reservoir.data() + slot * 2 * F + F, fb, F * sizeof(float));
+      }
+      ++seen;
+      return simd::slab_overlap<DopShape<K>::lanes>(eb, fb);
+    };
+    auto leaf_pairs = [](std::uint32_t, std::uint32_t) { return false; };  // visit everything
+    traverse_trees(env.topology, fly_topo, stack, overlap, leaf_pairs, n_v);
+  }
+
+  SlabPairs<K> out;
+  const std::size_t n = std::min<std::size_t>(seen, kSlabPairs);
+  std::vector<std::uint32_t> order(n);
+  for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+  shuffle(order, rng);
+  out.dops.resize(n * 2 * F);
+  std::size_t overlapping = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(out.dops.data() + i * 2 * F, reservoir.data() + order[i] * 2 * F,
+                2 * F * sizeof(float));
+    const float* a = out.dops.data() + i * 2 * F;
+    overlapping += simd::slab_overlap<DopShape<K>::lanes>(a, a + F);
+  }
+  out.overlap_fraction = static_cast<double>(overlapping) / static_cast<double>(n);
+  out.visits_per_pose = static_cast<double>(n_v) / static_cast<double>(poses.size());
+  return out;
+}
+
+template <int K>
+void BM_Cv_SlabOverlap(benchmark::State& state) {
+  constexpr int F = DopShape<K>::floats;
+  static const SlabPairs<K> pairs = collect_slab_pairs<K>();
+  const std::size_t n = pairs.dops.size() / (2 * F);
+  for (auto _ : state) {
+    const float* d = pairs.dops.data();
+    for (std::size_t i = 0; i < n; ++i, d += 2 * F) {
+      bool overlap = simd::slab_overlap<DopShape<K>::lanes>(d, d + F);
+      benchmark::DoNotOptimize(overlap);
+    }
+  }
+  report_per_op(state, n);
+  state.counters["pairs"] = static_cast<double>(n);
+  state.counters["overlap_frac"] = pairs.overlap_fraction;
+  state.counters["N_v_per_pose"] = pairs.visits_per_pose;
+}
+
+// ---------------------------------------------------------------------------------------------
+// C_u: tumbling every non-root node of the torus hierarchy (leaf size 40), under a few poses.
+
+constexpr int kTumblePoses = 8;
+
+template <int K>
+std::vector<TumbleFrame<K>> tumble_frames(int count) {
+  std::vector<TumbleFrame<K>> frames;
+  for (const Pose& pose : flight_poses(count, 11))
+    frames.push_back(make_tumble_frame(fly_tree<K>(), pose));
+  return frames;
+}
+
+template <int K>
+void BM_Cu_TumbleNode(benchmark::State& state) {
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  static const std::vector<TumbleFrame<K>> frames = tumble_frames<K>(kTumblePoses);
+  const std::uint32_t nodes = fly.tree.topology.node_count();
+  alignas(64) float out[DopShape<K>::floats];
+  for (auto _ : state) {
+    for (const TumbleFrame<K>& frame : frames) {
+      for (std::uint32_t n = 1; n < nodes; ++n) {
+        tumble_node(fly, frame, n, out);
+        benchmark::DoNotOptimize(out);
+        benchmark::ClobberMemory();
+      }
+    }
+  }
+  report_per_op(state, frames.size() * (nodes - 1));
+  state.counters["nodes"] = nodes - 1;
+  state.counters["verts_per_node"] =
+      static_cast<double>(fly.vertex_first[nodes] - fly.vertex_first[1]) / (nodes - 1);
+}
+
+template <int K>
+void BM_Cu_TumbleRoot(benchmark::State& state) {
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  static const std::vector<TumbleFrame<K>> frames = tumble_frames<K>(256);
+  alignas(64) float out[DopShape<K>::floats];
+  for (auto _ : state) {
+    for (const TumbleFrame<K>& frame : frames) {
+      tumble_root(fly, frame, out);
+      benchmark::DoNotOptimize(out);
+      benchmark::ClobberMemory();
+    }
+  }
+  report_per_op(state, frames.size());
+  state.counters["hull_verts"] = static_cast<double>(fly.root_hull.points.size());
+}
+
+template <int K>
+void BM_Cu_MakeTumbleFrame(benchmark::State& state) {
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  static const std::vector<Pose> poses = flight_poses(256, 11);
+  for (auto _ : state) {
+    for (const Pose& pose : poses) {
+      TumbleFrame<K> frame = make_tumble_frame(fly, pose);
+      benchmark::DoNotOptimize(frame);
+    }
+  }
+  report_per_op(state, poses.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// C_p: exact triangle-triangle tests on pairs whose bounding boxes overlap (the paper's 100,000
+// queries "all of which had their bounding boxes overlap").
+
+constexpr std::size_t kTrianglePairs = 16384;
+
+using TrianglePair = std::pair<Triangle, Triangle>;
+
+Triangle triangle_of(const Mesh& m, std::size_t t) {
+  auto v = [&](std::uint32_t i) { return Vec3{m.x[i], m.y[i], m.z[i]}; };
+  return {v(m.a[t]), v(m.b[t]), v(m.c[t])};
+}
+
+bool boxes_overlap(const Triangle& s, const Triangle& t) {
+  auto lo = [](double a, double b, double c) { return std::min({a, b, c}); };
+  auto hi = [](double a, double b, double c) { return std::max({a, b, c}); };
+  return lo(s.p0.x, s.p1.x, s.p2.x) <= hi(t.p0.x, t.p1.x, t.p2.x) &&
+         lo(t.p0.x, t.p1.x, t.p2.x) <= hi(s.p0.x, s.p1.x, s.p2.x) &&
+         lo(s.p0.y, s.p1.y, s.p2.y) <= hi(t.p0.y, t.p1.y, t.p2.y) &&
+         lo(t.p0.y, t.p1.y, t.p2.y) <= hi(s.p0.y, s.p1.y, s.p2.y) &&
+         lo(s.p0.z, s.p1.z, s.p2.z) <= hi(t.p0.z, t.p1.z, t.p2.z) &&
+         lo(t.p0.z, t.p1.z, t.p2.z) <= hi(s.p0.z, s.p1.z, s.p2.z);
+}
+
+// Random pairs between two soups of random tetrahedra, kept when their boxes overlap.
+std::vector<TrianglePair> random_box_overlapping_pairs() {
+  const Mesh a = make_tetrahedra({0, 0, 0}, {1, 1, 1}, 2000, 0.15, 3);
+  const Mesh b = make_tetrahedra({0, 0, 0}, {1, 1, 1}, 2000, 0.15, 4);
+  std::vector<TrianglePair> pairs;
+  std::uint64_t rng = 5;
+  while (pairs.size() < kTrianglePairs) {
+    const Triangle s = triangle_of(a, draw_index(rng, a.triangle_count()));
+    const Triangle t = triangle_of(b, draw_index(rng, b.triangle_count()));
+    if (boxes_overlap(s, t)) pairs.emplace_back(s, t);
+  }
+  return pairs;
+}
+
+// Grid-aligned pairs: small integer coordinates, one triangle in the plane z = 0, the other
+// either in that plane too (coplanar) or with corners on it (touching at a vertex or an edge),
+// axes permuted so every projection axis is used. Orientation determinants are exactly zero
+// here, so the floating-point filter cannot decide and the expansion arithmetic runs.
+std::vector<TrianglePair> grid_degenerate_pairs() {
+  std::vector<TrianglePair> pairs;
+  std::uint64_t rng = 6;
+  auto grid = [&](int n) { return static_cast<double>(draw_index(rng, n)); };
+  auto corner = [&](bool on_plane) { return Vec3{grid(4), grid(4), on_plane ? 0.0 : 1 + grid(2)}; };
+  auto permute = [](Vec3 p, int axes) {
+    if (axes == 1) return Vec3{p.z, p.x, p.y};
+    if (axes == 2) return Vec3{p.y, p.z, p.x};
+    return p;
+  };
+  auto degenerate = [](const Triangle& t) {  // exact: small integers
+    const Vec3 n = cross(t.p1 - t.p0, t.p2 - t.p0);
+    return n.x == 0 && n.y == 0 && n.z == 0;
+  };
+  while (pairs.size() < kTrianglePairs) {
+    const bool coplanar = draw_index(rng, 2) == 0;
+    Triangle s{corner(true), corner(true), corner(true)};
+    Triangle t{corner(true), corner(coplanar), corner(coplanar || draw_index(rng, 2) == 0)};
+    if (degenerate(s) || degenerate(t)) continue;  // segments and points take other paths
+    const int axes = static_cast<int>(draw_index(rng, 3));
+    s = {permute(s.p0, axes), permute(s.p1, axes), permute(s.p2, axes)};
+    t = {permute(t.p0, axes), permute(t.p1, axes), permute(t.p2, axes)};
+    if (boxes_overlap(s, t)) pairs.emplace_back(s, t);
+  }
+  return pairs;
+}
+
+void run_triangle_pairs(benchmark::State& state, const std::vector<TrianglePair>& pairs) {
+  for (auto _ : state) {
+    for (const TrianglePair& p : pairs) {
+      bool hit = triangles_intersect(p.first, p.second);
+      benchmark::DoNotOptimize(hit);
+    }
+  }
+  std::size_t hits = 0;
+  for (const TrianglePair& p : pairs) hits += triangles_intersect(p.first, p.second);
+  report_per_op(state, pairs.size());
+  state.counters["intersect_frac"] = static_cast<double>(hits) / static_cast<double>(pairs.size());
+}
+
+void BM_Cp_TriTri_BoxOverlap(benchmark::State& state) {
+  static const std::vector<TrianglePair> pairs = random_box_overlapping_pairs();
+  run_triangle_pairs(state, pairs);
+}
+
+void BM_Cp_TriTri_GridCoplanarTouching(benchmark::State& state) {
+  static const std::vector<TrianglePair> pairs = grid_degenerate_pairs();
+  run_triangle_pairs(state, pairs);
+}
+
+BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 6)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 14)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 18)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 26)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 6)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 14)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 18)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 26)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 6)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 14)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 18)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 26)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 6)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 14)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 18)->MinTime(kMinTime);
+BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 26)->MinTime(kMinTime);
+BENCHMARK(BM_Cp_TriTri_BoxOverlap)->MinTime(kMinTime);
+BENCHMARK(BM_Cp_TriTri_GridCoplanarTouching)->MinTime(kMinTime);
+
+}  // namespace
+}  // namespace kdop

@@ -1,0 +1,45 @@
+#pragma once
+// An environment and a moving object with their hierarchies built once, for a bounding-volume
+// type chosen at run time; then any number of queries at any poses. The choice is resolved once
+// per query (std::visit), never per node.
+#include <variant>
+
+#include "builders/build_config.hpp"
+#include "builders/dop_tree.hpp"
+#include "engine/bv_type.hpp"
+#include "engine/dop_query.hpp"
+#include "engine/query.hpp"
+#include "geometry/mesh.hpp"
+#include "geometry/pose.hpp"
+
+namespace kdop {
+
+struct PairConfig {
+  BvType bv = BvType::kdop18;
+  BuildConfig environment = BuildConfig::environment_defaults();
+  BuildConfig object = BuildConfig::object_defaults();
+};
+
+template <int K>
+struct DopPair {
+  DopTree<K> env;
+  FlyingDopTree<K> fly;
+  DopQueryScratch<K> scratch;
+};
+
+class CollisionPair {
+ public:
+  // Builds both hierarchies; throws std::invalid_argument for an empty mesh.
+  CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config);
+
+  // Not thread-safe: one CollisionPair holds one scratch (copy it per thread).
+  QueryResult query(const Pose& pose, QueryMode mode);
+
+  BvType bv() const { return bv_; }
+
+ private:
+  BvType bv_;
+  std::variant<DopPair<6>, DopPair<14>, DopPair<18>, DopPair<26>> impl_;
+};
+
+}  // namespace kdop

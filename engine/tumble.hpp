@@ -1,0 +1,108 @@
+#pragma once
+// Re-aligning ("tumbling") a flying k-DOP hierarchy to the environment's directions for one
+// pose (Klosowski et al. 1998, section 4.1). The root gets the exact k-DOP of its corners by
+// hill-climbing over their convex hull (method I); every other visited node gets the k-DOP of
+// its transformed stored DOP vertices (method II, an outer approximation).
+//
+// Both are computed in float and widened so they contain the triangles' corners transformed by
+// apply_pose in double (the coordinates the exact triangle test decides on):
+//   widen_j = |m_j|_1 * vertex_error + 16 eps_f (|m_j|_1 * vertex_extent + |n_j|_1 |t|_max)
+// covers the stored-vertex error, every float rounding of m_j, c_j, the products and sums, and
+// the double rounding of apply_pose (all a few eps of the operands' magnitudes, which the two
+// terms in parentheses bound; 16 leaves a wide margin).
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "builders/dop_tree.hpp"
+#include "geometry/pose.hpp"
+#include "simd/tumble_vertices.hpp"
+
+namespace kdop {
+
+template <int K>
+struct TumbleFrame {
+  using Shape = DopShape<K>;
+  simd::SlabFrame<Shape::lanes> slabs;
+  std::array<double, Shape::slabs> m_x{}, m_y{}, m_z{}, c{};  // the same in double, for the root
+  alignas(64) float widen[Shape::lanes];
+  std::array<double, Shape::slabs> root_widen{};
+};
+
+template <int K>
+TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
+  using Shape = DopShape<K>;
+  constexpr auto dirs = Shape::directions();
+  constexpr double eps_f = 0x1p-24;
+  TumbleFrame<K> f{};
+  const auto& r = pose.r;
+  for (int j = 0; j < Shape::lanes; ++j) {
+    if (j >= Shape::slabs) {  // padding lanes produce [-inf, inf] after widening
+      f.slabs.mx[j] = f.slabs.my[j] = f.slabs.mz[j] = f.slabs.c[j] = 0;
+      f.widen[j] = std::numeric_limits<float>::infinity();
+      continue;
+    }
+    const double nx = dirs[j].x, ny = dirs[j].y, nz = dirs[j].z;
+    // m_j = R^T n_j, c_j = n_j . t
+    const double mx = r[0] * nx + r[3] * ny + r[6] * nz;
+    const double my = r[1] * nx + r[4] * ny + r[7] * nz;
+    const double mz = r[2] * nx + r[5] * ny + r[8] * nz;
+    const double c = nx * pose.t[0] + ny * pose.t[1] + nz * pose.t[2];
+    f.m_x[j] = mx;
+    f.m_y[j] = my;
+    f.m_z[j] = mz;
+    f.c[j] = c;
+    f.slabs.mx[j] = static_cast<float>(mx);
+    f.slabs.my[j] = static_cast<float>(my);
+    f.slabs.mz[j] = static_cast<float>(mz);
+    f.slabs.c[j] = static_cast<float>(c);
+    const double m1 = std::fabs(mx) + std::fabs(my) + std::fabs(mz);
+    const double n1 = std::fabs(nx) + std::fabs(ny) + std::fabs(nz);
+    const double t_max =
+        std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
+    const double rounding = 16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max);
+    f.widen[j] = float_above(m1 * fly.vertex_error + rounding);
+    f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
+  }
+  return f;
+}
+
+// Approximation method: out receives Lanes lo then Lanes hi floats.
+template <int K>
+void tumble_node(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, std::uint32_t node,
+                 float* out) {
+  constexpr int L = DopShape<K>::lanes;
+  const std::uint32_t first = fly.vertex_first[node];
+  const std::uint32_t count = fly.vertex_first[node + 1] - first;
+  simd::tumble_vertices<L>(frame.slabs, fly.vx.data() + first, fly.vy.data() + first,
+                           fly.vz.data() + first, count, out);
+  for (int j = 0; j < L; ++j) {
+    out[j] -= frame.widen[j];
+    out[L + j] += frame.widen[j];
+  }
+}
+
+// Exact method at the root: hill-climb each of the k directions over the hull, in double.
+template <int K>
+void tumble_root(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, float* out) {
+  using Shape = DopShape<K>;
+  constexpr int L = Shape::lanes;
+  const HullGraph& hull = fly.root_hull;
+  for (int j = 0; j < L; ++j) {
+    if (j >= Shape::slabs) {
+      out[j] = -std::numeric_limits<float>::infinity();
+      out[L + j] = std::numeric_limits<float>::infinity();
+      continue;
+    }
+    const Vec3 m{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
+    const Vec3 minus_m{-m.x, -m.y, -m.z};
+    const std::uint32_t top = hill_climb(hull, m, climb_start(fly.root_starts, m));
+    const std::uint32_t bottom = hill_climb(hull, minus_m, climb_start(fly.root_starts, minus_m));
+    const double hi = dot(m, hull.points[top]) + frame.c[j];
+    const double lo = dot(m, hull.points[bottom]) + frame.c[j];
+    out[j] = float_below(lo - frame.root_widen[j]);
+    out[L + j] = float_above(hi + frame.root_widen[j]);
+  }
+}
+
+}  // namespace kdop

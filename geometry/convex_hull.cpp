@@ -1,0 +1,169 @@
+#include "geometry/convex_hull.hpp"
+
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace kdop {
+namespace {
+
+HullGraph exhaustive_hull(const std::vector<Vec3>& input) {
+  HullGraph g;
+  g.points = input;
+  g.exhaustive = true;
+  g.first_edge.assign(input.size() + 1, 0);
+  return g;
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+}  // namespace
+
+HullGraph convex_hull_graph(const std::vector<Vec3>& input) {
+  if (input.size() < 4) return exhaustive_hull(input);
+  std::vector<coordT> coords;
+  coords.reserve(3 * input.size());
+  double scale = 0;
+  for (const Vec3& p : input) {
+    coords.insert(coords.end(), {p.x, p.y, p.z});
+    scale = std::max({scale, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
+  }
+  // qhull reports through stdio; its messages are not ours to print.
+  std::unique_ptr<std::FILE, FileCloser> sink(std::fopen("/dev/null", "w"));
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  qh_zero(qh, sink.get());
+  char options[] = "qhull Qt";
+  const int status = qh_new_qhull(qh, 3, static_cast<int>(input.size()), coords.data(), False,
+                                  options, nullptr, sink.get());
+  HullGraph g;
+  if (status == 0) {
+    std::vector<int> hull_index(input.size(), -1);
+    vertexT* vertex;
+    FORALLvertices {
+      const int id = qh_pointid(qh, vertex->point);
+      hull_index[id] = static_cast<int>(g.points.size());
+      g.points.push_back(input[id]);
+    }
+    std::vector<std::vector<std::uint32_t>> adjacency(g.points.size());
+    facetT* facet;
+    FORALLfacets {
+      std::uint32_t corner[3];
+      int n = 0;
+      vertexT** vertexp;
+      FOREACHvertex_(facet->vertices) {
+        if (n < 3)
+          corner[n] = static_cast<std::uint32_t>(hull_index[qh_pointid(qh, vertex->point)]);
+        ++n;
+      }
+      for (int i = 0; i < n && i < 3; ++i) {
+        for (int j = 0; j < n && j < 3; ++j) {
+          if (i != j) adjacency[corner[i]].push_back(corner[j]);
+        }
+      }
+    }
+    g.first_edge.push_back(0);
+    for (auto& list : adjacency) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+      g.edges.insert(g.edges.end(), list.begin(), list.end());
+      g.first_edge.push_back(static_cast<std::uint32_t>(g.edges.size()));
+    }
+    // qhull guarantees every input point lies below its "computed outer plane", max_outside +
+    // 2 DISTround above each facet (qhull's documentation of qh.max_outside; the final
+    // qh_check_maxout pass establishes it). A point a distance d above facet planes can be
+    // farther from the hull near a sharp vertex (d / sin of half the vertex angle): 1e3 covers
+    // tips sharper than 0.1 degree; the relative term covers the distance evaluation itself.
+    const double worst_outside = std::max(0.0, qh->max_outside) + 2 * qh->DISTround;
+    g.outside_bound = 1e3 * worst_outside + 0x1p-40 * scale;
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int still_long = 0, total_long = 0;
+  qh_memfreeshort(qh, &still_long, &total_long);
+  if (status != 0 || g.points.size() < 4) return exhaustive_hull(input);
+  return g;
+}
+
+namespace {
+
+int cube_cell(double u, int grid) {
+  const int i = static_cast<int>((u + 1) * 0.5 * grid);
+  return i < 0 ? 0 : (i >= grid ? grid - 1 : i);
+}
+
+}  // namespace
+
+std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d) {
+  constexpr int g = ClimbStarts::grid;
+  const double c[3] = {d.x, d.y, d.z};
+  int a = 0;
+  if (std::fabs(c[1]) > std::fabs(c[a])) a = 1;
+  if (std::fabs(c[2]) > std::fabs(c[a])) a = 2;
+  const double major = std::fabs(c[a]);
+  if (!(major > 0)) return starts.vertex[0];
+  const int face = 2 * a + (c[a] < 0 ? 1 : 0);
+  const int iu = cube_cell(c[(a + 1) % 3] / major, g), iv = cube_cell(c[(a + 2) % 3] / major, g);
+  return starts.vertex[(face * g + iu) * g + iv];
+}
+
+ClimbStarts climb_starts(const HullGraph& hull) {
+  constexpr int g = ClimbStarts::grid;
+  ClimbStarts s;
+  s.vertex.resize(6 * g * g);
+  std::uint32_t previous = 0;
+  for (int face = 0; face < 6; ++face) {
+    const int a = face / 2;
+    const double sign = face % 2 ? -1.0 : 1.0;
+    for (int iu = 0; iu < g; ++iu) {
+      for (int iv = 0; iv < g; ++iv) {
+        double c[3];
+        c[a] = sign;
+        c[(a + 1) % 3] = (iu + 0.5) / g * 2 - 1;
+        c[(a + 2) % 3] = (iv + 0.5) / g * 2 - 1;
+        previous = hill_climb(hull, Vec3{c[0], c[1], c[2]}, previous);
+        s.vertex[(face * g + iu) * g + iv] = previous;
+      }
+    }
+  }
+  return s;
+}
+
+std::uint32_t hill_climb(const HullGraph& hull, const Vec3& d, std::uint32_t start) {
+  if (hull.exhaustive) {
+    std::uint32_t best = 0;
+    double best_value = dot(d, hull.points[0]);
+    for (std::uint32_t i = 1; i < hull.points.size(); ++i) {
+      const double v = dot(d, hull.points[i]);
+      if (v > best_value) {
+        best_value = v;
+        best = i;
+      }
+    }
+    return best;
+  }
+  std::uint32_t current = start;
+  double value = dot(d, hull.points[current]);
+  for (;;) {
+    std::uint32_t next = current;
+    double next_value = value;
+    for (std::uint32_t e = hull.first_edge[current]; e < hull.first_edge[current + 1]; ++e) {
+      const double v = dot(d, hull.points[hull.edges[e]]);
+      if (v > next_value) {
+        next_value = v;
+        next = hull.edges[e];
+      }
+    }
+    if (next == current) return current;
+    current = next;
+    value = next_value;
+  }
+}
+
+}  // namespace kdop

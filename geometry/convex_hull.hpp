@@ -1,0 +1,41 @@
+#pragma once
+// The convex hull of a point set as a vertex graph, for hill-climbing (Klosowski et al. 1998,
+// section 4.1, method I): on a convex polytope a vertex with no neighbour that is better along a
+// direction is the best vertex along it, so the extreme vertex is found by walking edges.
+// The hull comes from qhull (Debian libqhull-dev). Flat or degenerate point sets (all on a
+// plane or a line) have no 3D hull; then every point is kept and the search is exhaustive.
+#include <cstdint>
+#include <vector>
+
+#include "geometry/vec3.hpp"
+
+namespace kdop {
+
+struct HullGraph {
+  std::vector<Vec3> points;               // hull vertices
+  std::vector<std::uint32_t> first_edge;  // neighbours of i: edges[first_edge[i], first_edge[i+1])
+  std::vector<std::uint32_t> edges;
+  // Any input point lies within this max-norm distance of conv(points): qhull's rounding, with a
+  // wide safety factor (see convex_hull.cpp). Zero when the search is exhaustive.
+  double outside_bound = 0;
+  bool exhaustive = false;  // no 3D hull: search every point
+};
+
+HullGraph convex_hull_graph(const std::vector<Vec3>& input);
+
+// Where to start hill-climbing for a direction: the extreme vertex of the nearest cell of a cube
+// map (6 faces x grid x grid directions), found once at build. A walk from there takes a few
+// steps whatever the pose, where a walk from a fixed vertex crosses the hull.
+struct ClimbStarts {
+  static constexpr int grid = 8;
+  std::vector<std::uint32_t> vertex;  // 6 * grid * grid entries
+};
+
+ClimbStarts climb_starts(const HullGraph& hull);
+std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d);
+
+// Index of a vertex maximizing dot(d, v), walking uphill from vertex `start` (strictly
+// increasing values, so it terminates).
+std::uint32_t hill_climb(const HullGraph& hull, const Vec3& d, std::uint32_t start);
+
+}  // namespace kdop

@@ -1,0 +1,89 @@
+#pragma once
+// k-DOP direction sets and the padded slab layout (Klosowski et al. 1998, section 3.3.3).
+//
+// A k-DOP is k/2 closed intervals [lo_j, hi_j] of n_j . p over its points, one per direction
+// n_j below. Directions have integer components in {-1, 0, 1}, so n_j . p needs no multiply.
+//
+//   j   direction      6  14  18  26
+//   0   ( 1,  0,  0)   x   x   x   x   axes
+//   1   ( 0,  1,  0)   x   x   x   x
+//   2   ( 0,  0,  1)   x   x   x   x
+//   3   ( 1,  1,  1)       x       x   corner diagonals (cut off the 8 corners of a box)
+//   4   ( 1, -1,  1)       x       x
+//   5   ( 1,  1, -1)       x       x
+//   6   ( 1, -1, -1)       x       x
+//   7   ( 1,  1,  0)           x   x   edge diagonals (cut off the 12 edges of a box)
+//   8   ( 1,  0,  1)           x   x
+//   9   ( 0,  1,  1)           x   x
+//  10   ( 1, -1,  0)           x   x
+//  11   ( 1,  0, -1)           x   x
+//  12   ( 0,  1, -1)           x   x
+//
+// In memory a DOP is two runs of `lanes` floats: lo[0..lanes) then hi[0..lanes), where lanes is
+// k/2 rounded up to a multiple of 4 so one vector compare covers all slabs. Padding lanes hold
+// the always-overlapping interval [-inf, +inf], so they never reject.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace kdop {
+
+struct Direction {
+  int x, y, z;
+};
+
+template <int K>
+struct DopShape {
+  static_assert(K == 6 || K == 14 || K == 18 || K == 26, "k-DOPs of the paper: 6, 14, 18, 26");
+  static constexpr int k = K;
+  static constexpr int slabs = K / 2;
+  static constexpr int lanes = (slabs + 3) / 4 * 4;
+  static constexpr int floats = 2 * lanes;  // floats per stored DOP
+
+  static constexpr std::array<Direction, slabs> directions() {
+    constexpr Direction axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    constexpr Direction corners[4] = {{1, 1, 1}, {1, -1, 1}, {1, 1, -1}, {1, -1, -1}};
+    constexpr Direction edges[6] = {{1, 1, 0},  {1, 0, 1},  {0, 1, 1},
+                                    {1, -1, 0}, {1, 0, -1}, {0, 1, -1}};
+    std::array<Direction, slabs> d{};
+    int n = 0;
+    for (const Direction& a : axes) d[n++] = a;
+    if constexpr (K == 14 || K == 26) {
+      for (const Direction& c : corners) d[n++] = c;
+    }
+    if constexpr (K == 18 || K == 26) {
+      for (const Direction& e : edges) d[n++] = e;
+    }
+    return d;
+  }
+};
+
+// n . p in double for an integer direction (no multiplications).
+inline double project(const Direction& n, double x, double y, double z) {
+  double s = 0;
+  if (n.x) s += n.x > 0 ? x : -x;
+  if (n.y) s += n.y > 0 ? y : -y;
+  if (n.z) s += n.z > 0 ? z : -z;
+  return s;
+}
+
+// Outward rounding from double to float: the largest float <= d, the smallest float >= d.
+inline float float_below(double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) > d) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+inline float float_above(double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) < d) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// Bound on the rounding error of project() for a point whose |x|+|y|+|z| is at most l1:
+// two additions, each off by at most half an ulp of a value <= l1; doubled for safety.
+inline double projection_error_bound(double l1) {
+  return 0x1p-51 * l1;
+}
+
+}  // namespace kdop

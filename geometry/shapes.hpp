@@ -1,0 +1,33 @@
+#pragma once
+// Analytic test and demo shapes, tessellated into triangle meshes. Deterministic for a given
+// seed on every platform (own uniform draw from std::mt19937_64, no <random> distributions).
+#include <cstdint>
+
+#include "geometry/mesh.hpp"
+#include "geometry/vec3.hpp"
+
+namespace kdop {
+
+// Latitude-longitude sphere: 2 * slices * (stacks - 1) triangles.
+Mesh make_sphere(Vec3 center, double radius, int slices, int stacks);
+
+// Torus around the z axis with tube radius r; `deform` > 0 wobbles both radii so the surface is
+// not symmetric (the paper's "deformed torus"). 2 * major * minor triangles.
+Mesh make_torus(Vec3 center, double major_radius, double minor_radius, int major, int minor,
+                double deform);
+
+// Stalagmite-like obstacles: `count` random cones (segments-gon, pointed) rising from the floor
+// z = box_lo.z and hanging from the ceiling z = box_hi.z, inside [box_lo, box_hi].
+// segments * 2 triangles per cone (side + base fan).
+Mesh make_stalagmites(Vec3 box_lo, Vec3 box_hi, int count, int segments, std::uint64_t seed);
+
+// `count` random tetrahedra (4 triangles each) of edge length about `size` in the box.
+Mesh make_tetrahedra(Vec3 box_lo, Vec3 box_hi, int count, double size, std::uint64_t seed);
+
+// Appends `part` to `mesh` (indices shifted).
+void append_mesh(Mesh& mesh, const Mesh& part);
+
+// Uniform double in [0, 1) from a 64-bit generator state (splitmix64 step).
+double next_uniform(std::uint64_t& state);
+
+}  // namespace kdop

@@ -1,0 +1,27 @@
+#pragma once
+// The one error type of the io layer. what() is a single line:
+//   "<file>: line <n>: <what was expected>"     for text formats
+//   "<file>: byte <offset>: <what was expected>" for binary formats
+//   "<file>: <message>"                         when no position applies
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kdop {
+
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+
+  static IoError at_line(const std::string& file, std::uint64_t line, const std::string& what) {
+    return IoError(file + ": line " + std::to_string(line) + ": " + what);
+  }
+  static IoError at_byte(const std::string& file, std::uint64_t offset, const std::string& what) {
+    return IoError(file + ": byte " + std::to_string(offset) + ": " + what);
+  }
+  static IoError in_file(const std::string& file, const std::string& what) {
+    return IoError(file + ": " + what);
+  }
+};
+
+}  // namespace kdop

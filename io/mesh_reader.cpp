@@ -1,0 +1,89 @@
+// Format dispatch and file loading for the mesh readers; the formats live in stl.cpp, obj.cpp,
+// ply.cpp and off.cpp.
+#include "io/mesh_reader.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
+
+#include "io/io_error.hpp"
+
+namespace kdop {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& ch : s) {
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  }
+  return s;
+}
+
+std::string errno_text(int error) {
+  return error != 0 ? std::strerror(error) : "unknown error";
+}
+
+}  // namespace
+
+MeshFormat mesh_format_from_path(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  const bool has_extension =
+      dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const std::string extension = has_extension ? lower(path.substr(dot)) : std::string();
+  if (extension == ".stl") return MeshFormat::stl;
+  if (extension == ".obj") return MeshFormat::obj;
+  if (extension == ".ply") return MeshFormat::ply;
+  if (extension == ".off") return MeshFormat::off;
+  throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
+                                                  : "unknown extension '" + extension + "'") +
+                                   " (expected .stl, .obj, .ply or .off)");
+}
+
+Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name) {
+  switch (format) {
+    case MeshFormat::stl:
+      return parse_stl(bytes, name);
+    case MeshFormat::obj:
+      return parse_obj(bytes, name);
+    case MeshFormat::ply:
+      return parse_ply(bytes, name);
+    case MeshFormat::off:
+      return parse_off(bytes, name);
+  }
+  throw IoError::in_file(name, "unknown mesh format");
+}
+
+Mesh read_mesh(const std::string& path) {
+  const MeshFormat format = mesh_format_from_path(path);
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError::in_file(path, "cannot open (" + errno_text(errno) + ")");
+  // A directory opens fine on Linux, and its "size" is meaningless.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw IoError::in_file(path, "cannot read (" + errno_text(EISDIR) + ")");
+  }
+  // Read in one go: the parsers work on the whole file and check counts against its size.
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size >= 0) {
+    bytes.resize(static_cast<std::size_t>(size));
+    in.seekg(0, std::ios::beg);
+    errno = 0;
+    if (!in.read(bytes.data(), size)) {
+      throw IoError::in_file(path, "cannot read (" + errno_text(errno) + ")");
+    }
+  } else {  // not seekable (a pipe such as /dev/stdin): stream it
+    in.clear();
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) throw IoError::in_file(path, "cannot read (" + errno_text(errno) + ")");
+  }
+  return parse_mesh(bytes, format, path);
+}
+
+}  // namespace kdop

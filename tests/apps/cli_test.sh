@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# End-to-end tests of the kdop command line: answers, output formats, exit codes and errors.
+# Usage: cli_test.sh path/to/kdop scratch_dir
+set -uo pipefail
+kdop="$1"
+dir="$2"
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 2
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED_EXIT COMMAND...
+  local name="$1" expected="$2"
+  shift 2
+  "$@" >out.txt 2>err.txt
+  local code=$?
+  if [[ $code -eq $expected ]]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: exit $code, expected $expected" >&2
+    head -5 out.txt err.txt >&2
+  fi
+}
+expect() {  # expect NAME CONDITION...
+  local name="$1"
+  shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $name" >&2; fi
+}
+
+# A unit cube [0,1]^3 in four formats (12 triangles, quads fanned in OBJ and OFF).
+cat >cube.obj <<'OBJ'
+# unit cube
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3 2
+f 5 6 7 8
+f 1 2 6 5
+f 2 3 7 6
+f 3 4 8 7
+f 4 1 5 8
+OBJ
+cat >cube.off <<'END_OFF'
+OFF
+8 6 0
+0 0 0
+1 0 0
+1 1 0
+0 1 0
+0 0 1
+1 0 1
+1 1 1
+0 1 1
+4 0 3 2 1
+4 4 5 6 7
+4 0 1 5 4
+4 1 2 6 5
+4 2 3 7 6
+4 3 0 4 7
+END_OFF
+{
+  echo "ply"; echo "format ascii 1.0"; echo "element vertex 8"
+  echo "property float x"; echo "property float y"; echo "property float z"
+  echo "property uchar red"
+  echo "element face 6"; echo "property list uchar int vertex_indices"; echo "end_header"
+  echo "0 0 0 1"; echo "1 0 0 1"; echo "1 1 0 1"; echo "0 1 0 1"
+  echo "0 0 1 1"; echo "1 0 1 1"; echo "1 1 1 1"; echo "0 1 1 1"
+  echo "4 0 3 2 1"; echo "4 4 5 6 7"; echo "4 0 1 5 4"; echo "4 1 2 6 5"; echo "4 2 3 7 6"; echo "4 3 0 4 7"
+} >cube.ply
+{
+  echo "solid cube"
+  tri() { echo " facet normal 0 0 0"; echo "  outer loop"; echo "   vertex $1"; echo "   vertex $2"; echo "   vertex $3"; echo "  endloop"; echo " endfacet"; }
+  tri "0 0 0" "0 1 0" "1 1 0"; tri "0 0 0" "1 1 0" "1 0 0"
+  tri "0 0 1" "1 0 1" "1 1 1"; tri "0 0 1" "1 1 1" "0 1 1"
+  tri "0 0 0" "1 0 0" "1 0 1"; tri "0 0 0" "1 0 1" "0 0 1"
+  tri "1 0 0" "1 1 0" "1 1 1"; tri "1 0 0" "1 1 1" "1 0 1"
+  tri "1 1 0" "0 1 0" "0 1 1"; tri "1 1 0" "0 1 1" "1 1 1"
+  tri "0 1 0" "0 0 0" "0 0 1"; tri "0 1 0" "0 0 1" "0 1 1"
+  echo "endsolid cube"
+} >cube.stl
+
+# Answers.
+check "overlapping cubes collide" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0
+check "separated cubes are clear" 0 "$kdop" check --env cube.obj --object cube.obj --pose 2,0,0,1,0,0,0
+expect "clear output says no" grep -q "collides: no" out.txt
+check "face touching counts as contact" 1 "$kdop" check --env cube.obj --object cube.obj --pose 1,0,0,1,0,0,0
+check "corner touching counts as contact" 1 "$kdop" check --env cube.obj --object cube.obj --pose 1,1,1,1,0,0,0
+check "one ulp apart is clear" 0 "$kdop" check --env cube.obj --object cube.obj --pose 1.0000000000000002,0,0,1,0,0,0
+sed 's/^v \([01]\) \([01]\) \([01]\)$/v 0.\15 0.\25 0.\35/' cube.obj >small.obj  # [0.05, 0.15]^3
+check "nested without touching is clear" 0 "$kdop" check --env cube.obj --object small.obj --pose 0.3,0.3,0.3,1,0,0,0
+check "scaled matrix rejected" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 0.5,0,0,0.25,0,0.5,0,0.25,0,0,0.5,0.25,0,0,0,1
+expect "scaled matrix names the problem" grep -q "orthonormal" err.txt
+
+# The same query in every format, every BV, pose and matrix forms: the same pairs.
+check "reference all-contacts" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json
+reference=$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)
+expect "reference has pairs" test -n "$reference"
+for env in cube.obj cube.off cube.ply cube.stl; do
+  for bv in kdop6 kdop14 kdop18 kdop26; do
+    check "$env $bv" 1 "$kdop" check --env "$env" --object cube.stl --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --bv "$bv"
+    expect "$env $bv same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
+  done
+done
+check "matrix form" 1 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0.5,0,1,0,0.25,0,0,1,0.125,0,0,0,1 --all-contacts --json --k 14
+expect "matrix form same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
+check "json fields" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --json
+for key in '"collides":true' '"contacts":1' '"n_v":' '"n_p":' '"n_u":' '"build":' '"query":'; do
+  expect "json has $key" grep -q "$key" out.txt
+done
+check "rotated pose" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,0.9,0.1,0.3,-0.2 --all-contacts
+
+# --out writes the result to a file, stdout stays empty.
+check "out file" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --json --out result.json
+expect "out file written" grep -q '"collides":true' result.json
+expect "stdout empty with --out" test ! -s out.txt
+
+# Errors: exit 2, one line naming what is wrong, no output file.
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n' >bad_index.obj
+printf 'v 0 0 0\nv 1 0 nan\nv 0 1 0\nf 1 2 3\n' >nan.obj
+head -c 100 /dev/zero >truncated.stl
+: >empty.off
+check "missing file" 2 "$kdop" check --env nope.obj --object cube.obj --out never.json
+expect "missing file named" grep -q "nope.obj" err.txt
+expect "missing file one line" test "$(wc -l <err.txt)" -eq 1
+expect "no partial output" test ! -e never.json
+check "bad index" 2 "$kdop" check --env bad_index.obj --object cube.obj --out never.json
+expect "bad index names line" grep -q "bad_index.obj: line 4" err.txt
+expect "no partial output 2" test ! -e never.json
+check "nan coordinate" 2 "$kdop" check --env cube.obj --object nan.obj
+expect "nan names line" grep -q "nan.obj: line 2" err.txt
+check "truncated stl" 2 "$kdop" check --env truncated.stl --object cube.obj
+expect "truncated names file" grep -q "truncated.stl" err.txt
+check "empty off" 2 "$kdop" check --env empty.off --object cube.obj
+check "unknown extension" 2 "$kdop" check --env cube.xyz --object cube.obj
+check "pose needs 7 numbers" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1,2,3,4,5,6
+check "pose not a number" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1,2,3,x,0,0,0
+check "zero quaternion" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,0,0,0,0
+check "reflection matrix" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0,0,1,0,0,0,0,-1,0,0,0,0,1
+check "pose and matrix together" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,1,0,0,0 --matrix 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
+check "unknown bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv kdop7
+check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 8
+check "unknown rule" 2 "$kdop" check --env cube.obj --object cube.obj --rule best
+check "missing env" 2 "$kdop" check --object cube.obj
+check "unknown flag" 2 "$kdop" check --env cube.obj --object cube.obj --frobnicate
+check "no command" 2 "$kdop"
+
+# Help documents every flag.
+check "help" 0 "$kdop" --help
+check "check help" 0 "$kdop" check --help
+for flag in --env --object --pose --matrix --bv --k --all-contacts --json --out --rule --split --env-leaf --object-leaf; do
+  expect "check help mentions $flag" grep -q -- "$flag" out.txt
+done
+check "demo help" 0 "$kdop" demo --help
+check "version" 0 "$kdop" --version
+check "short demo" 0 "$kdop" demo --steps 20 --json
+expect "demo json" grep -q '"steps":20' out.txt
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,173 @@
+// The engine against the brute-force all-pairs oracle: for every K, both split rules and both
+// split points, on random and exactly-touching scenes, the collision answer and the exact set
+// of intersecting triangle pairs must match.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engine/brute_force.hpp"
+#include "engine/collision_pair.hpp"
+#include "tests/support/scenes.hpp"
+
+namespace kdop {
+namespace {
+
+using test::Scene;
+
+std::vector<Scene> make_scenes() {
+  std::vector<Scene> scenes;
+  std::uint64_t rng = 12345;
+  {
+    Scene s{"sphere_torus",
+            make_sphere({0, 0, 0}, 1.0, 16, 10),
+            make_torus({0, 0, 0}, 0.5, 0.15, 14, 8, 0.1),
+            {}};
+    for (int i = 0; i < 600; ++i)
+      s.poses.push_back(test::random_pose(rng, {-1.3, -1.3, -1.3}, {1.3, 1.3, 1.3}));
+    scenes.push_back(std::move(s));
+  }
+  {
+    Scene s{"tetra_soups",
+            make_tetrahedra({0, 0, 0}, {2, 2, 2}, 60, 0.5, 7),
+            make_tetrahedra({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}, 25, 0.4, 8),
+            {}};
+    for (int i = 0; i < 600; ++i) s.poses.push_back(test::random_pose(rng, {0, 0, 0}, {2, 2, 2}));
+    scenes.push_back(std::move(s));
+  }
+  {
+    Mesh env = make_sphere({0, 0, 0}, 1.0, 12, 8);
+    Mesh obj = make_tetrahedra({-0.4, -0.4, -0.4}, {0.4, 0.4, 0.4}, 20, 0.3, 9);
+    test::add_degenerate_and_duplicates(env, rng, 40);
+    test::add_degenerate_and_duplicates(obj, rng, 30);
+    Scene s{"degenerate_duplicate", env, obj, {}};
+    for (int i = 0; i < 600; ++i)
+      s.poses.push_back(test::random_pose(rng, {-1.2, -1.2, -1.2}, {1.2, 1.2, 1.2}));
+    scenes.push_back(std::move(s));
+  }
+  {
+    // Exact touching: a unit-grid plate at z = 0 and a box with integer coordinates placed by
+    // exact translations and quarter turns: resting on the plate (coplanar face contact), its
+    // edge or corner on a grid line or vertex, hovering by one ulp, and sunk through.
+    Scene s{"exact_touching", test::make_grid_plate(6, 0.0), test::make_box(1, 2, 1), {}};
+    for (int q = 0; q < 4; ++q) {
+      for (double x : {1.0, 1.5, 2.0, 3.25}) {
+        for (double z : {0.0, -1.0, -0.5, 0x1p-52, -0x1p-52, 1.0}) {
+          s.poses.push_back(test::quarter_turn_z(q, x + 1, 2.0, z));
+        }
+      }
+    }
+    // Standing on a corner or an edge: rotations taking a box corner / edge to the plate.
+    for (int i = 0; i < 120; ++i)
+      s.poses.push_back(test::random_pose(rng, {1, 1, -0.3}, {5, 5, 0.3}));
+    Mesh tetra;
+    tetra.add_vertex(0, 0, 0);
+    tetra.add_vertex(1, 0, 1);
+    tetra.add_vertex(0, 1, 1);
+    tetra.add_vertex(1, 1, 2);
+    tetra.add_triangle(0, 1, 2);
+    tetra.add_triangle(1, 3, 2);
+    tetra.add_triangle(0, 3, 1);
+    tetra.add_triangle(0, 2, 3);
+    Scene v{"vertex_on_grid", test::make_grid_plate(4, 0.0), tetra, {}};
+    for (double x : {1.0, 1.5, 2.0, 2.25}) {
+      for (double y : {1.0, 1.5, 3.0}) {
+        for (double z : {0.0, 0x1p-50, -0x1p-50}) v.poses.push_back(test::translation(x, y, z));
+      }
+    }
+    scenes.push_back(std::move(s));
+    scenes.push_back(std::move(v));
+  }
+  {
+    // Coplanar contacts in a tilted plane: the object is a copy of part of the environment.
+    Mesh env = make_tetrahedra({0, 0, 0}, {1, 1, 1}, 30, 0.4, 21);
+    Scene s{"coplanar_copies", env, env, {}};
+    s.poses.push_back(test::translation(0, 0, 0));
+    for (int i = 0; i < 60; ++i) {
+      const double d = (i % 2 ? 1 : -1) * std::ldexp(1.0, -(i % 50) - 3);
+      s.poses.push_back(test::translation(d, 0, 0));
+      s.poses.push_back(test::translation(0, 0, d));
+    }
+    scenes.push_back(std::move(s));
+  }
+  return scenes;
+}
+
+struct Variant {
+  BvType bv;
+  SplitAxisRule rule;
+  SplitPoint point;
+};
+
+std::vector<Variant> variants() {
+  std::vector<Variant> v;
+  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+    for (SplitAxisRule rule : {SplitAxisRule::longest_side, SplitAxisRule::splatter}) {
+      for (SplitPoint point : {SplitPoint::mean, SplitPoint::median})
+        v.push_back({bv, rule, point});
+    }
+  }
+  return v;
+}
+
+TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
+  std::size_t poses = 0, colliding = 0, pairs_total = 0;
+  for (const Scene& scene : make_scenes()) {
+    std::vector<std::vector<ContactPair>> expected;
+    for (const Pose& pose : scene.poses) {
+      expected.push_back(brute_force_contacts(scene.env, scene.object, pose));
+      colliding += !expected.back().empty();
+      pairs_total += expected.back().size();
+    }
+    poses += scene.poses.size();
+    for (const Variant& v : variants()) {
+      PairConfig config;
+      config.bv = v.bv;
+      config.environment.axis_rule = config.object.axis_rule = v.rule;
+      config.environment.split_point = config.object.split_point = v.point;
+      // Small leaves for the flying tree too, so both hierarchies are deep on small scenes.
+      config.object.leaf_size = 4;
+      CollisionPair pair(scene.env, scene.object, config);
+      for (std::size_t i = 0; i < scene.poses.size(); ++i) {
+        SCOPED_TRACE(scene.name + " " + to_string(v.bv) + " " + to_string(v.rule) + " " +
+                     to_string(v.point) + " pose " + std::to_string(i));
+        const QueryResult all = pair.query(scene.poses[i], QueryMode::all_contacts);
+        ASSERT_EQ(all.pairs, expected[i]);
+        ASSERT_EQ(all.collides, !expected[i].empty());
+        const QueryResult first = pair.query(scene.poses[i], QueryMode::first_contact);
+        ASSERT_EQ(first.collides, !expected[i].empty());
+        if (first.collides) {
+          ASSERT_EQ(first.pairs.size(), 1u);
+          ASSERT_TRUE(std::binary_search(expected[i].begin(), expected[i].end(), first.pairs[0]));
+        }
+        ASSERT_GE(all.stats.n_u, 1u);
+        ASSERT_GE(all.stats.n_v, all.stats.n_u);
+      }
+    }
+  }
+  // The scenes must exercise both answers, or the test proves little.
+  EXPECT_GE(poses, 2000u);
+  EXPECT_GT(colliding, poses / 5);
+  EXPECT_LT(colliding, poses - poses / 10);
+  EXPECT_GT(pairs_total, 10 * colliding / 2);
+}
+
+TEST(QueryOracle, DefaultLeafSizesMatchBruteForce) {
+  std::uint64_t rng = 99;
+  const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 16);
+  const Mesh obj = make_torus({0, 0, 0}, 0.6, 0.2, 30, 12, 0.15);
+  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+    PairConfig config;
+    config.bv = bv;
+    CollisionPair pair(env, obj, config);
+    std::uint64_t r = rng;
+    for (int i = 0; i < 40; ++i) {
+      const Pose pose = test::random_pose(r, {-1, -1, -1}, {1, 1, 1});
+      ASSERT_EQ(pair.query(pose, QueryMode::all_contacts).pairs,
+                brute_force_contacts(env, obj, pose))
+          << to_string(bv) << " pose " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kdop

@@ -1,0 +1,92 @@
+#include "engine/tumble.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/support/containment.hpp"
+#include "tests/support/scenes.hpp"
+
+namespace kdop {
+namespace {
+
+// Every tumbled node DOP contains its triangles transformed by apply_pose; the hill-climbed
+// root equals the exact DOP of the transformed hull vertices (same formula, brute force).
+template <int K>
+void check_k() {
+  using Shape = DopShape<K>;
+  std::uint64_t rng = 17;
+  Mesh m = make_torus({3, -2, 1}, 1, 0.3, 24, 12, 0.2);
+  test::add_degenerate_and_duplicates(m, rng, 20);
+  append_mesh(m, test::make_grid_plate(2, 0.0));
+  const FlyingDopTree<K> fly =
+      build_flying_dop_tree<K>(m, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 8});
+  const TreeTopology& topo = fly.tree.topology;
+  std::vector<std::uint32_t> first(topo.node_count()), count(topo.node_count());
+  for (std::uint32_t i = topo.node_count(); i-- > 0;) {
+    first[i] = topo.is_leaf(i) ? topo.child_or_first[i] : first[i + 1];
+    count[i] = topo.is_leaf(i) ? topo.leaf_count[i] : count[i + 1] + count[topo.right(i)];
+  }
+  std::vector<float> out(Shape::floats);
+  for (int p = 0; p < 25; ++p) {
+    const Pose pose = p == 0 ? Pose{} : test::random_pose(rng, {-1e3, -1e3, -1e3}, {1e3, 1e3, 1e3});
+    const TumbleFrame<K> frame = make_tumble_frame(fly, pose);
+    for (std::uint32_t n = 0; n < topo.node_count(); ++n) {
+      if (n == 0) {
+        tumble_root(fly, frame, out.data());
+      } else {
+        tumble_node(fly, frame, n, out.data());
+      }
+      for (std::uint32_t s = first[n]; s < first[n] + count[n]; ++s) {
+        const Triangle t = fly.tree.triangles.triangle(s);
+        for (const Vec3& corner : {t.p0, t.p1, t.p2}) {
+          const Vec3 q = apply_pose(pose, corner);
+          ASSERT_TRUE(test::dop_contains<K>(out.data(), q.x, q.y, q.z))
+              << "pose " << p << " node " << n;
+        }
+      }
+    }
+    // Root: brute force over the hull vertices with the same arithmetic.
+    tumble_root(fly, frame, out.data());
+    for (int j = 0; j < Shape::slabs; ++j) {
+      const Vec3 d{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
+      double hi = -1e300, lo = 1e300;
+      for (const Vec3& v : fly.root_hull.points) {
+        hi = std::max(hi, dot(d, v) + frame.c[j]);
+        lo = std::min(lo, dot(d, v) + frame.c[j]);
+      }
+      EXPECT_EQ(out[j], float_below(lo - frame.root_widen[j])) << "slab " << j;
+      EXPECT_EQ(out[Shape::lanes + j], float_above(hi + frame.root_widen[j])) << "slab " << j;
+    }
+  }
+}
+
+TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK6) {
+  check_k<6>();
+}
+TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK14) {
+  check_k<14>();
+}
+TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK18) {
+  check_k<18>();
+}
+TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK26) {
+  check_k<26>();
+}
+
+TEST(Tumble, ApproximationIsTightAtIdentity) {
+  // At the identity pose a tumbled DOP is the node's own DOP, widened only by rounding.
+  const Mesh m = make_sphere({0, 0, 0}, 1, 16, 8);
+  const FlyingDopTree<18> fly = build_flying_dop_tree<18>(m, BuildConfig::object_defaults());
+  const TumbleFrame<18> frame = make_tumble_frame(fly, Pose{});
+  std::vector<float> out(DopShape<18>::floats);
+  for (std::uint32_t n = 1; n < fly.tree.topology.node_count(); ++n) {
+    tumble_node(fly, frame, n, out.data());
+    for (int j = 0; j < DopShape<18>::slabs; ++j) {
+      EXPECT_NEAR(out[j], fly.tree.node_bounds(n)[j], 1e-5);
+      EXPECT_NEAR(out[DopShape<18>::lanes + j], fly.tree.node_bounds(n)[DopShape<18>::lanes + j],
+                  1e-5);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kdop

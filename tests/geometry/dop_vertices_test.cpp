@@ -1,0 +1,103 @@
+#include "geometry/dop_vertices.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "geometry/shapes.hpp"
+
+namespace kdop {
+namespace {
+
+// The k-DOP of the points; every returned vertex must satisfy all k constraints (up to the
+// error bound), and for any direction u the vertices must reach as far as the points do: the
+// property tumbling relies on (conv(vertices) contains the points).
+template <int K>
+void check_points(const std::vector<Vec3>& pts, std::uint64_t& rng) {
+  using Shape = DopShape<K>;
+  constexpr auto dirs = Shape::directions();
+  double lo[Shape::slabs], hi[Shape::slabs];
+  for (int j = 0; j < Shape::slabs; ++j) {
+    lo[j] = INFINITY;
+    hi[j] = -INFINITY;
+    for (const Vec3& p : pts) {
+      lo[j] = std::fmin(lo[j], project(dirs[j], p.x, p.y, p.z));
+      hi[j] = std::fmax(hi[j], project(dirs[j], p.x, p.y, p.z));
+    }
+  }
+  const DopVertices v = dop_vertices<K>(lo, hi);
+  ASSERT_FALSE(v.points.empty());
+  const double tol = 1e-9;
+  for (const Vec3& q : v.points) {
+    for (int j = 0; j < Shape::slabs; ++j) {
+      const double d = project(dirs[j], q.x, q.y, q.z);
+      EXPECT_GE(d, lo[j] - tol);
+      EXPECT_LE(d, hi[j] + tol);
+    }
+  }
+  for (int trial = 0; trial < 200; ++trial) {
+    const Vec3 u{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5};
+    double best_vertex = -INFINITY, best_point = -INFINITY;
+    for (const Vec3& q : v.points) best_vertex = std::fmax(best_vertex, dot(u, q));
+    for (const Vec3& p : pts) best_point = std::fmax(best_point, dot(u, p));
+    EXPECT_GE(best_vertex + v.error_bound * 3 + 1e-12, best_point);
+  }
+}
+
+template <int K>
+void check_k() {
+  std::uint64_t rng = 42;
+  for (int set = 0; set < 40; ++set) {
+    std::vector<Vec3> pts;
+    const int n = 3 + set % 10;
+    for (int i = 0; i < n; ++i) {
+      Vec3 p{next_uniform(rng), next_uniform(rng), next_uniform(rng)};
+      if (set % 5 == 1) p.z = 0.25;               // flat: all on a plane
+      if (set % 5 == 2) p = Vec3{p.x, p.x, p.x};  // on a diagonal line
+      if (set % 5 == 3) p = Vec3{1, 2, 3};        // a single point
+      pts.push_back(p);
+    }
+    check_points<K>(pts, rng);
+  }
+}
+
+TEST(DopVertices, ContainPointsAndSatisfyConstraintsK6) {
+  check_k<6>();
+}
+TEST(DopVertices, ContainPointsAndSatisfyConstraintsK14) {
+  check_k<14>();
+}
+TEST(DopVertices, ContainPointsAndSatisfyConstraintsK18) {
+  check_k<18>();
+}
+TEST(DopVertices, ContainPointsAndSatisfyConstraintsK26) {
+  check_k<26>();
+}
+
+TEST(DopVertices, BoxHasEightCorners) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 3};
+  const DopVertices v = dop_vertices<6>(lo, hi);
+  EXPECT_EQ(v.points.size(), 8u);
+}
+
+TEST(DopVertices, OctahedronLikeCutsOfTheCube) {
+  // The 14-DOP of the unit cube's corners is the cube (diagonal planes touch only corners).
+  std::vector<Vec3> corners;
+  for (int i = 0; i < 8; ++i)
+    corners.push_back({double(i & 1), double((i >> 1) & 1), double(i >> 2)});
+  constexpr auto dirs = DopShape<14>::directions();
+  double lo[7], hi[7];
+  for (int j = 0; j < 7; ++j) {
+    lo[j] = INFINITY;
+    hi[j] = -INFINITY;
+    for (const Vec3& p : corners) {
+      lo[j] = std::fmin(lo[j], project(dirs[j], p.x, p.y, p.z));
+      hi[j] = std::fmax(hi[j], project(dirs[j], p.x, p.y, p.z));
+    }
+  }
+  EXPECT_EQ(dop_vertices<14>(lo, hi).points.size(), 8u);
+}
+
+}  // namespace
+}  // namespace kdop

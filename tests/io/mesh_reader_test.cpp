@@ -1,0 +1,98 @@
+// read_mesh: extension dispatch and file errors.
+#include "io/mesh_reader.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
+
+#include "io/io_error.hpp"
+#include "io/mesh_writer.hpp"
+
+namespace kdop {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string read_error(const std::string& path) {
+  try {
+    read_mesh(path);
+  } catch (const IoError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no IoError";
+  return {};
+}
+
+Mesh tetrahedron() {
+  Mesh m;
+  m.add_vertex(0, 0, 0);
+  m.add_vertex(1, 0, 0);
+  m.add_vertex(0, 1, 0);
+  m.add_vertex(0, 0, 1);
+  m.add_triangle(0, 2, 1);
+  m.add_triangle(0, 1, 3);
+  m.add_triangle(1, 2, 3);
+  m.add_triangle(2, 0, 3);
+  return m;
+}
+
+class ReadMesh : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("kdop_io_reader_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& file) const { return (dir_ / file).string(); }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ReadMesh, DispatchesByExtensionCaseInsensitively) {
+  const Mesh m = tetrahedron();
+  write_file_atomic(path("t.obj"), format_obj(m));
+  write_file_atomic(path("t.OFF"), format_off(m));
+  write_file_atomic(path("t.Ply"), format_ply(m, PlyEncoding::binary_little_endian));
+  write_file_atomic(path("t.STL"), format_stl_binary(m));
+  write_file_atomic(path("a.stl"), format_stl_ascii(m));
+  for (const char* file : {"t.obj", "t.OFF", "t.Ply"}) {
+    const Mesh r = read_mesh(path(file));
+    EXPECT_EQ(r.x, m.x) << file;
+    EXPECT_EQ(r.c, m.c) << file;
+  }
+  EXPECT_EQ(read_mesh(path("t.STL")).vertex_count(), 12u);
+  EXPECT_EQ(read_mesh(path("a.stl")).triangle_count(), 4u);
+}
+
+TEST_F(ReadMesh, FormatFromPath) {
+  EXPECT_EQ(mesh_format_from_path("dir.v2/part.Stl"), MeshFormat::stl);
+  EXPECT_EQ(mesh_format_from_path("x.obj"), MeshFormat::obj);
+  EXPECT_THAT(read_error(path("part.3ds")), HasSubstr("part.3ds: unknown extension '.3ds'"));
+  EXPECT_THAT(read_error("dir.stl/part"), HasSubstr("dir.stl/part: no file extension"));
+}
+
+TEST_F(ReadMesh, FileErrors) {
+  const std::string missing = path("missing.stl");
+  EXPECT_EQ(read_error(missing), missing + ": cannot open (No such file or directory)");
+  write_file_atomic(path("empty.obj"), "");
+  EXPECT_EQ(read_error(path("empty.obj")), path("empty.obj") + ": empty file");
+  std::filesystem::create_directories(path("folder.ply"));
+  EXPECT_THAT(read_error(path("folder.ply")), HasSubstr(path("folder.ply") + ": cannot"));
+}
+
+TEST_F(ReadMesh, ErrorsNameThePath) {
+  write_file_atomic(path("bad.off"), "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n");
+  EXPECT_EQ(read_error(path("bad.off")),
+            path("bad.off") + ": line 6: face index 7 out of range (file has 3 vertices)");
+}
+
+}  // namespace
+}  // namespace kdop
