@@ -49,18 +49,6 @@ const Mesh& torus_mesh() {
   return m;
 }
 
-// A uniformly random rotation (quaternion by rejection) and a translation in [lo, hi].
-Pose random_pose(std::uint64_t& rng, Vec3 lo, Vec3 hi) {
-  double q[4], n2;
-  do {
-    for (double& v : q) v = 2 * next_uniform(rng) - 1;
-    n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  } while (n2 > 1 || n2 < 1e-6);
-  return pose_from_quaternion(lo.x + (hi.x - lo.x) * next_uniform(rng),
-                              lo.y + (hi.y - lo.y) * next_uniform(rng),
-                              lo.z + (hi.z - lo.z) * next_uniform(rng), q[0], q[1], q[2], q[3]);
-}
-
 // Poses of the flight: anywhere over the floor, in the middle third of the height.
 std::vector<Pose> flight_poses(int count, std::uint64_t seed) {
   std::vector<Pose> poses;

@@ -130,4 +130,15 @@ Mesh make_tetrahedra(Vec3 box_lo, Vec3 box_hi, int count, double size, std::uint
   return m;
 }
 
+Pose random_pose(std::uint64_t& state, Vec3 lo, Vec3 hi) {
+  double q[4], n2;
+  do {
+    for (double& v : q) v = 2 * next_uniform(state) - 1;
+    n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  } while (n2 > 1 || n2 < 1e-6);
+  return pose_from_quaternion(lo.x + (hi.x - lo.x) * next_uniform(state),
+                              lo.y + (hi.y - lo.y) * next_uniform(state),
+                              lo.z + (hi.z - lo.z) * next_uniform(state), q[0], q[1], q[2], q[3]);
+}
+
 }  // namespace kdop

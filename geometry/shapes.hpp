@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "geometry/mesh.hpp"
+#include "geometry/pose.hpp"
 #include "geometry/vec3.hpp"
 
 namespace kdop {
@@ -26,6 +27,10 @@ Mesh make_tetrahedra(Vec3 box_lo, Vec3 box_hi, int count, double size, std::uint
 
 // Appends `part` to `mesh` (indices shifted).
 void append_mesh(Mesh& mesh, const Mesh& part);
+
+// A uniformly random rotation (a quaternion drawn uniformly in the unit 4-ball, by rejection,
+// then normalized) and a uniform translation in the box [lo, hi].
+Pose random_pose(std::uint64_t& state, Vec3 lo, Vec3 hi);
 
 // Uniform double in [0, 1) from a 64-bit generator state (splitmix64 step).
 double next_uniform(std::uint64_t& state);

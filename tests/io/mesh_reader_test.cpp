@@ -1,5 +1,6 @@
 // read_mesh: extension dispatch and file errors.
 #include "io/mesh_reader.hpp"
+#include "tests/support/reader_checks.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,13 +19,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string read_error(const std::string& path) {
-  try {
-    read_mesh(path);
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no IoError";
-  return {};
+  return test::io_error_of([&] { read_mesh(path); });
 }
 
 Mesh tetrahedron() {

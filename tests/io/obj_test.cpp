@@ -8,6 +8,7 @@
 
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
+#include "tests/support/reader_checks.hpp"
 
 namespace kdop {
 namespace {
@@ -15,22 +16,11 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string obj_error(const std::string& text) {
-  try {
-    parse_obj(text, "cube.obj");
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no IoError";
-  return {};
+  return test::io_error_of([&] { parse_obj(text, "cube.obj"); });
 }
 
-using Triples = std::vector<std::vector<std::uint32_t>>;
-
-Triples triangles(const Mesh& m) {
-  Triples t;
-  for (std::size_t i = 0; i < m.triangle_count(); ++i) t.push_back({m.a[i], m.b[i], m.c[i]});
-  return t;
-}
+using test::triangles;
+using test::Triples;
 
 // A unit cube with quad faces in every corner form, and the statements a reader skips.
 const char* const kCube =

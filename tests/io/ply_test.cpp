@@ -11,6 +11,7 @@
 
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
+#include "tests/support/reader_checks.hpp"
 
 namespace kdop {
 namespace {
@@ -19,22 +20,11 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 std::string ply_error(const std::string& bytes) {
-  try {
-    parse_ply(bytes, "scan.ply");
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no IoError";
-  return {};
+  return test::io_error_of([&] { parse_ply(bytes, "scan.ply"); });
 }
 
-using Triples = std::vector<std::vector<std::uint32_t>>;
-
-Triples triangles(const Mesh& m) {
-  Triples t;
-  for (std::size_t i = 0; i < m.triangle_count(); ++i) t.push_back({m.a[i], m.b[i], m.c[i]});
-  return t;
-}
+using test::triangles;
+using test::Triples;
 
 // Appends values in a chosen byte order, to build binary PLY bodies by hand.
 class Bytes {

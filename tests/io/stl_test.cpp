@@ -11,6 +11,7 @@
 
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
+#include "tests/support/reader_checks.hpp"
 
 namespace kdop {
 namespace {
@@ -20,13 +21,7 @@ using ::testing::HasSubstr;
 
 // The message of the IoError the STL reader throws for `bytes` (named "part.stl").
 std::string stl_error(const std::string& bytes) {
-  try {
-    parse_stl(bytes, "part.stl");
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no IoError";
-  return {};
+  return test::io_error_of([&] { parse_stl(bytes, "part.stl"); });
 }
 
 void put_u32(std::string& out, std::uint32_t v) {

@@ -11,24 +11,14 @@
 
 namespace kdop::test {
 
+using kdop::random_pose;
+
 struct Scene {
   std::string name;
   Mesh env;
   Mesh object;
   std::vector<Pose> poses;
 };
-
-// A uniformly random rotation (normalized Gaussian-free quaternion by rejection).
-inline Pose random_pose(std::uint64_t& rng, Vec3 lo, Vec3 hi) {
-  double q[4], n2;
-  do {
-    for (double& v : q) v = 2 * next_uniform(rng) - 1;
-    n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  } while (n2 > 1 || n2 < 1e-6);
-  return pose_from_quaternion(lo.x + (hi.x - lo.x) * next_uniform(rng),
-                              lo.y + (hi.y - lo.y) * next_uniform(rng),
-                              lo.z + (hi.z - lo.z) * next_uniform(rng), q[0], q[1], q[2], q[3]);
-}
 
 inline Pose translation(double x, double y, double z) {
   return pose_from_quaternion(x, y, z, 1, 0, 0, 0);
