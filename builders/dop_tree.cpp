@@ -1,0 +1,171 @@
+#include "builders/dop_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "builders/topdown_builder.hpp"
+#include "geometry/dop_vertices.hpp"
+
+namespace kdop {
+namespace {
+
+TreeTopology encode_topology(const BuildTree& b) {
+  TreeTopology t;
+  t.child_or_first.resize(b.nodes.size());
+  t.leaf_count.resize(b.nodes.size());
+  for (std::size_t n = 0; n < b.nodes.size(); ++n) {
+    const BuildNode& node = b.nodes[n];
+    t.child_or_first[n] = node.is_leaf() ? node.begin : node.right;
+    t.leaf_count[n] = node.is_leaf() ? node.count : 0;
+  }
+  return t;
+}
+
+// The k/2 intervals of a leaf in double, containing all corners of its triangles: each
+// projection is widened by its rounding bound.
+template <int K>
+void leaf_intervals(const LeafTriangles& tris, std::uint32_t first, std::uint32_t count, double* lo,
+                    double* hi) {
+  constexpr int S = DopShape<K>::slabs;
+  constexpr auto dirs = DopShape<K>::directions();
+  std::fill(lo, lo + S, std::numeric_limits<double>::infinity());
+  std::fill(hi, hi + S, -std::numeric_limits<double>::infinity());
+  for (std::uint32_t s = first; s < first + count; ++s) {
+    for (int c = 0; c < 3; ++c) {
+      const double x = tris.x[c][s], y = tris.y[c][s], z = tris.z[c][s];
+      const double err = projection_error_bound(std::fabs(x) + std::fabs(y) + std::fabs(z));
+      for (int j = 0; j < S; ++j) {
+        const double v = project(dirs[j], x, y, z);
+        lo[j] = std::min(lo[j], v - err);
+        hi[j] = std::max(hi[j], v + err);
+      }
+    }
+  }
+}
+
+// Every node's intervals in double (node n at [n * S, (n + 1) * S), S = k/2): leaves from their
+// corners, inner nodes as the union of their children, children first (they have larger
+// indices in pre-order). For flying trees only: an environment needs just the floats.
+template <int K>
+void node_intervals(const TreeTopology& topo, const LeafTriangles& tris, std::vector<double>& lo,
+                    std::vector<double>& hi) {
+  constexpr int S = DopShape<K>::slabs;
+  lo.resize(std::size_t{topo.node_count()} * S);
+  hi.resize(std::size_t{topo.node_count()} * S);
+  for (std::uint32_t n = topo.node_count(); n-- > 0;) {
+    const std::size_t at = std::size_t{n} * S;
+    if (topo.is_leaf(n)) {
+      leaf_intervals<K>(tris, topo.child_or_first[n], topo.leaf_count[n], &lo[at], &hi[at]);
+      continue;
+    }
+    const std::size_t a = std::size_t{topo.left(n)} * S, b = std::size_t{topo.right(n)} * S;
+    for (int j = 0; j < S; ++j) {
+      lo[at + j] = std::min(lo[a + j], lo[b + j]);
+      hi[at + j] = std::max(hi[a + j], hi[b + j]);
+    }
+  }
+}
+
+// The float DOPs the traversal reads: leaves' double intervals rounded outward, inner nodes the
+// union of their children (rounding is monotone, so this equals rounding the inner node's double
+// intervals); padding lanes [-inf, inf].
+template <int K>
+std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& tris) {
+  using Shape = DopShape<K>;
+  constexpr int S = Shape::slabs, L = Shape::lanes;
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> bounds(std::size_t{topo.node_count()} * Shape::floats);
+  for (std::uint32_t n = topo.node_count(); n-- > 0;) {
+    float* out = bounds.data() + std::size_t{n} * Shape::floats;
+    for (int j = S; j < L; ++j) {
+      out[j] = -inf;
+      out[L + j] = inf;
+    }
+    if (topo.is_leaf(n)) {
+      double lo[S], hi[S];
+      leaf_intervals<K>(tris, topo.child_or_first[n], topo.leaf_count[n], lo, hi);
+      for (int j = 0; j < S; ++j) {
+        out[j] = float_below(lo[j]);
+        out[L + j] = float_above(hi[j]);
+      }
+      continue;
+    }
+    const float* l = bounds.data() + std::size_t{topo.left(n)} * Shape::floats;
+    const float* r = bounds.data() + std::size_t{topo.right(n)} * Shape::floats;
+    for (int j = 0; j < S; ++j) {
+      out[j] = std::min(l[j], r[j]);
+      out[L + j] = std::max(l[L + j], r[L + j]);
+    }
+  }
+  return bounds;
+}
+
+// Every corner the triangles use, once (unreferenced vertices do not matter).
+std::vector<Vec3> referenced_corners(const Mesh& mesh) {
+  std::vector<char> used(mesh.vertex_count(), 0);
+  for (std::size_t t = 0; t < mesh.triangle_count(); ++t)
+    used[mesh.a[t]] = used[mesh.b[t]] = used[mesh.c[t]] = 1;
+  std::vector<Vec3> points;
+  for (std::size_t v = 0; v < used.size(); ++v) {
+    if (used[v]) points.push_back({mesh.x[v], mesh.y[v], mesh.z[v]});
+  }
+  return points;
+}
+
+}  // namespace
+
+template <int K>
+DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
+  const BuildTree b = build_topdown(mesh, config);
+  DopTree<K> t;
+  t.topology = encode_topology(b);
+  t.triangles = gather_leaf_triangles(mesh, b.order);
+  t.bounds = encode_bounds<K>(t.topology, t.triangles);
+  return t;
+}
+
+template <int K>
+FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& config) {
+  using Shape = DopShape<K>;
+  constexpr double float_rounding = 0x1p-24;  // |v - float(v)| <= 2^-24 |v|
+  FlyingDopTree<K> f;
+  f.tree = build_dop_tree<K>(mesh, config);
+  const std::uint32_t nodes = f.tree.topology.node_count();
+  // Tumbling needs vertices of any DOP that contains the node's triangles: the double intervals
+  // are tighter than the float ones, and keep the corners where several planes meet exact, so a
+  // node has fewer vertices (and C_u is lower) than with the outward-rounded floats.
+  std::vector<double> lo, hi;
+  node_intervals<K>(f.tree.topology, f.tree.triangles, lo, hi);
+  f.vertex_first.reserve(nodes + 1);
+  f.vertex_first.push_back(0);
+  for (std::uint32_t n = 0; n < nodes; ++n) {
+    const std::size_t at = std::size_t{n} * Shape::slabs;
+    const DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
+    double largest = 0;
+    for (const Vec3& p : dv.points) {
+      f.vx.push_back(static_cast<float>(p.x));
+      f.vy.push_back(static_cast<float>(p.y));
+      f.vz.push_back(static_cast<float>(p.z));
+      largest = std::max({largest, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
+    }
+    f.vertex_first.push_back(static_cast<std::uint32_t>(f.vx.size()));
+    f.vertex_error = std::max(f.vertex_error, dv.error_bound + float_rounding * largest);
+    // The float of a coordinate is at most one rounding above it.
+    f.vertex_extent = std::max(f.vertex_extent, largest * (1 + float_rounding));
+  }
+  f.root_hull = convex_hull_graph(referenced_corners(mesh));
+  f.root_starts = climb_starts(f.root_hull);
+  return f;
+}
+
+template DopTree<6> build_dop_tree<6>(const Mesh&, const BuildConfig&);
+template DopTree<14> build_dop_tree<14>(const Mesh&, const BuildConfig&);
+template DopTree<18> build_dop_tree<18>(const Mesh&, const BuildConfig&);
+template DopTree<26> build_dop_tree<26>(const Mesh&, const BuildConfig&);
+template FlyingDopTree<6> build_flying_dop_tree<6>(const Mesh&, const BuildConfig&);
+template FlyingDopTree<14> build_flying_dop_tree<14>(const Mesh&, const BuildConfig&);
+template FlyingDopTree<18> build_flying_dop_tree<18>(const Mesh&, const BuildConfig&);
+template FlyingDopTree<26> build_flying_dop_tree<26>(const Mesh&, const BuildConfig&);
+
+}  // namespace kdop

@@ -1,0 +1,23 @@
+#pragma once
+// The shape of a flat binary hierarchy, shared by every bounding-volume type: two uint32 fields
+// per node, one allocation each. Nodes are in pre-order (the root is 0):
+//
+//   node i        leaf_count[i]    child_or_first[i]
+//   inner         0                index of the right child (the left child is i + 1)
+//   leaf          triangles (>= 1) first slot of its contiguous range of leaf triangles
+#include <cstdint>
+#include <vector>
+
+namespace kdop {
+
+struct TreeTopology {
+  std::vector<std::uint32_t> child_or_first;
+  std::vector<std::uint32_t> leaf_count;
+
+  std::uint32_t node_count() const { return static_cast<std::uint32_t>(leaf_count.size()); }
+  bool is_leaf(std::uint32_t i) const { return leaf_count[i] != 0; }
+  std::uint32_t left(std::uint32_t i) const { return i + 1; }
+  std::uint32_t right(std::uint32_t i) const { return child_or_first[i]; }
+};
+
+}  // namespace kdop
