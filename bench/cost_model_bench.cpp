@@ -119,7 +119,7 @@ SlabPairs<K> collect_slab_pairs() {
   std::vector<float> reservoir(kSlabPairs * 2 * F);
   std::vector<float> tumbled(std::size_t{fly_topo.node_count()} * F);
   std::vector<std::uint32_t> stamp(fly_topo.node_count(), 0);
-  std::vector<NodePair> stack;
+  std::vector<NodePair> stack(traversal_stack_size(env.topology, fly_topo));
   std::uint64_t rng = 99, seen = 0, n_v = 0;
 
   for (std::uint32_t p = 0; p < poses.size(); ++p) {
@@ -141,10 +141,10 @@ SlabPairs<K> collect_slab_pairs() {
         std::memcpy(reservoir.data() + slot * 2 * F + F, fb, F * sizeof(float));
       }
       ++seen;
-      return simd::slab_overlap<DopShape<K>::lanes>(eb, fb);
+      return simd::slab_overlap<simd::ScalarArch, DopShape<K>::lanes>(eb, fb);
     };
     auto leaf_pairs = [](std::uint32_t, std::uint32_t) { return false; };  // visit everything
-    traverse_trees(env.topology, fly_topo, stack, overlap, leaf_pairs, n_v);
+    traverse_trees(env.topology, fly_topo, stack.data(), overlap, leaf_pairs, n_v);
   }
 
   SlabPairs<K> out;
@@ -158,7 +158,7 @@ SlabPairs<K> collect_slab_pairs() {
     std::memcpy(out.dops.data() + i * 2 * F, reservoir.data() + order[i] * 2 * F,
                 2 * F * sizeof(float));
     const float* a = out.dops.data() + i * 2 * F;
-    overlapping += simd::slab_overlap<DopShape<K>::lanes>(a, a + F);
+    overlapping += simd::slab_overlap<simd::ScalarArch, DopShape<K>::lanes>(a, a + F);
   }
   out.overlap_fraction = static_cast<double>(overlapping) / static_cast<double>(n);
   out.visits_per_pose = static_cast<double>(n_v) / static_cast<double>(poses.size());
@@ -173,7 +173,7 @@ void BM_Cv_SlabOverlap(benchmark::State& state) {
   for (auto _ : state) {
     const float* d = pairs.dops.data();
     for (std::size_t i = 0; i < n; ++i, d += 2 * F) {
-      bool overlap = simd::slab_overlap<DopShape<K>::lanes>(d, d + F);
+      bool overlap = simd::slab_overlap<simd::ScalarArch, DopShape<K>::lanes>(d, d + F);
       benchmark::DoNotOptimize(overlap);
     }
   }

@@ -19,6 +19,13 @@ TreeTopology encode_topology(const BuildTree& b) {
     t.child_or_first[n] = node.is_leaf() ? node.begin : node.right;
     t.leaf_count[n] = node.is_leaf() ? node.count : 0;
   }
+  // Depth of every node from its parent's, in pre-order (parents come first).
+  std::vector<std::uint32_t> depth(b.nodes.size(), 0);
+  for (std::size_t n = 0; n < b.nodes.size(); ++n) {
+    if (b.nodes[n].is_leaf()) continue;
+    depth[n + 1] = depth[b.nodes[n].right] = depth[n] + 1;
+    t.depth = std::max(t.depth, depth[n] + 1);
+  }
   return t;
 }
 
@@ -154,7 +161,10 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
     // The float of a coordinate is at most one rounding above it.
     f.vertex_extent = std::max(f.vertex_extent, largest * (1 + float_rounding));
   }
-  f.root_hull = convex_hull_graph(referenced_corners(mesh));
+  const std::vector<Vec3> corners = referenced_corners(mesh);
+  for (const Vec3& p : corners) f.corner_radius = std::max(f.corner_radius, norm(p));
+  f.corner_radius *= 1 + 0x1p-50;  // norm() is off by a few ulps at most
+  f.root_hull = convex_hull_graph(corners);
   f.root_starts = climb_starts(f.root_hull);
   return f;
 }

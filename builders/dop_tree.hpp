@@ -44,7 +44,8 @@ struct FlyingDopTree {
   // every stored vertex. Tumbling widens by both (engine/tumble.hpp).
   double vertex_error = 0;
   double vertex_extent = 0;
-  HullGraph root_hull;  // convex hull of every corner of the object (object frame, double)
+  double corner_radius = 0;  // largest |p| over the object's corners (object frame), rounded up
+  HullGraph root_hull;       // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;
 };
 

@@ -13,6 +13,7 @@ namespace kdop {
 struct TreeTopology {
   std::vector<std::uint32_t> child_or_first;
   std::vector<std::uint32_t> leaf_count;
+  std::uint32_t depth = 0;  // edges on the longest root-to-leaf path
 
   std::uint32_t node_count() const { return static_cast<std::uint32_t>(leaf_count.size()); }
   bool is_leaf(std::uint32_t i) const { return leaf_count[i] != 0; }

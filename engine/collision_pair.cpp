@@ -1,5 +1,8 @@
 #include "engine/collision_pair.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace kdop {
 
 std::optional<BvType> parse_bv_type(const std::string& name) {
@@ -27,31 +30,47 @@ const char* to_string(BvType bv) {
 namespace {
 
 template <int K>
-DopPair<K> make_dop_pair(const Mesh& environment, const Mesh& object, const PairConfig& c) {
-  return DopPair<K>{build_dop_tree<K>(environment, c.environment),
+DopPair<K> make_dop_pair(const Mesh& environment, const Mesh& object, const PairConfig& c,
+                         simd::Isa isa) {
+  DopTree<K> env = build_dop_tree<K>(environment, c.environment);
+  TriangleBounds bounds = triangle_bounds(env.triangles);
+  return DopPair<K>{{std::move(env), std::move(bounds)},
                     build_flying_dop_tree<K>(object, c.object),
-                    {}};
+                    {},
+                    dop_query_for<K>(isa)};
+}
+
+simd::Isa checked_isa(const std::optional<simd::Isa>& wanted) {
+  if (!wanted) return simd::select_isa();
+  for (simd::Isa s : simd::supported_isas()) {
+    if (s == *wanted) return s;
+  }
+  throw std::invalid_argument(std::string("this CPU does not support the ") +
+                              simd::to_string(*wanted) + " ISA");
 }
 
 }  // namespace
 
 CollisionPair::CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config)
-    : bv_(config.bv), impl_([&]() -> decltype(impl_) {
+    : bv_(config.bv), isa_(checked_isa(config.isa)), impl_([&]() -> decltype(impl_) {
         switch (config.bv) {
           case BvType::kdop6:
-            return make_dop_pair<6>(environment, object, config);
+            return make_dop_pair<6>(environment, object, config, isa_);
           case BvType::kdop14:
-            return make_dop_pair<14>(environment, object, config);
+            return make_dop_pair<14>(environment, object, config, isa_);
           case BvType::kdop18:
-            return make_dop_pair<18>(environment, object, config);
+            return make_dop_pair<18>(environment, object, config, isa_);
           case BvType::kdop26:
             break;
         }
-        return make_dop_pair<26>(environment, object, config);
+        return make_dop_pair<26>(environment, object, config, isa_);
       }()) {}
 
 QueryResult CollisionPair::query(const Pose& pose, QueryMode mode) {
-  return std::visit([&](auto& p) { return query_dop(p.env, p.fly, pose, mode, p.scratch); }, impl_);
+  QueryResult r;
+  std::visit([&](auto& p) { p.query(p.env, p.fly, pose, mode, p.scratch, r); }, impl_);
+  if (mode == QueryMode::all_contacts) sort_contacts(r.pairs);
+  return r;
 }
 
 }  // namespace kdop

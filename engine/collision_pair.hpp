@@ -1,16 +1,19 @@
 #pragma once
 // An environment and a moving object with their hierarchies built once, for a bounding-volume
-// type chosen at run time; then any number of queries at any poses. The choice is resolved once
-// per query (std::visit), never per node.
+// type chosen at run time; then any number of queries at any poses. The BV type and the ISA are
+// resolved once (std::visit and a function pointer), never per node.
+#include <optional>
 #include <variant>
 
 #include "builders/build_config.hpp"
 #include "builders/dop_tree.hpp"
 #include "engine/bv_type.hpp"
+#include "engine/dop_dispatch.hpp"
 #include "engine/dop_query.hpp"
 #include "engine/query.hpp"
 #include "geometry/mesh.hpp"
 #include "geometry/pose.hpp"
+#include "simd/isa.hpp"
 
 namespace kdop {
 
@@ -18,27 +21,32 @@ struct PairConfig {
   BvType bv = BvType::kdop18;
   BuildConfig environment = BuildConfig::environment_defaults();
   BuildConfig object = BuildConfig::object_defaults();
+  std::optional<simd::Isa> isa;  // default: simd::select_isa() (the best, or KDOP_ISA)
 };
 
 template <int K>
 struct DopPair {
-  DopTree<K> env;
+  EnvironmentTree<K> env;
   FlyingDopTree<K> fly;
   DopQueryScratch<K> scratch;
+  DopQueryFn<K> query;
 };
 
 class CollisionPair {
  public:
-  // Builds both hierarchies; throws std::invalid_argument for an empty mesh.
+  // Builds both hierarchies; throws std::invalid_argument for an empty or invalid mesh, or an
+  // ISA this CPU cannot run.
   CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config);
 
   // Not thread-safe: one CollisionPair holds one scratch (copy it per thread).
   QueryResult query(const Pose& pose, QueryMode mode);
 
   BvType bv() const { return bv_; }
+  simd::Isa isa() const { return isa_; }
 
  private:
   BvType bv_;
+  simd::Isa isa_;
   std::variant<DopPair<6>, DopPair<14>, DopPair<18>, DopPair<26>> impl_;
 };
 

@@ -5,8 +5,9 @@
 //
 // `overlap(env_node, fly_node)` tests the two BVs (and may re-align the flying one lazily);
 // `leaf_pairs(env_leaf, fly_leaf)` tests their triangles and returns true to stop early.
+// The stack is the caller's: at least traversal_stack_size(env, fly) entries, never grown here
+// (each step pops one pair and pushes at most two, descending one tree by one level).
 #include <cstdint>
-#include <vector>
 
 #include "builders/tree_topology.hpp"
 
@@ -17,15 +18,18 @@ struct NodePair {
   std::uint32_t fly;
 };
 
+inline std::uint32_t traversal_stack_size(const TreeTopology& env, const TreeTopology& fly) {
+  return env.depth + fly.depth + 2;
+}
+
 // Returns true if leaf_pairs asked to stop. Counts BV tests into n_v.
 template <class Overlap, class LeafPairs>
-bool traverse_trees(const TreeTopology& env, const TreeTopology& fly, std::vector<NodePair>& stack,
+bool traverse_trees(const TreeTopology& env, const TreeTopology& fly, NodePair* stack,
                     Overlap&& overlap, LeafPairs&& leaf_pairs, std::uint64_t& n_v) {
-  stack.clear();
-  stack.push_back({0, 0});
-  while (!stack.empty()) {
-    const NodePair p = stack.back();
-    stack.pop_back();
+  std::uint32_t size = 0;
+  stack[size++] = {0, 0};
+  while (size > 0) {
+    const NodePair p = stack[--size];
     ++n_v;
     if (!overlap(p.env, p.fly)) continue;
     if (env.is_leaf(p.env)) {
@@ -33,12 +37,12 @@ bool traverse_trees(const TreeTopology& env, const TreeTopology& fly, std::vecto
         if (leaf_pairs(p.env, p.fly)) return true;
       } else {
         // Right pushed first so the left child is visited first, as in the recursion.
-        stack.push_back({p.env, fly.right(p.fly)});
-        stack.push_back({p.env, fly.left(p.fly)});
+        stack[size++] = {p.env, fly.right(p.fly)};
+        stack[size++] = {p.env, fly.left(p.fly)};
       }
     } else {
-      stack.push_back({env.right(p.env), p.fly});
-      stack.push_back({env.left(p.env), p.fly});
+      stack[size++] = {env.right(p.env), p.fly};
+      stack[size++] = {env.left(p.env), p.fly};
     }
   }
   return false;

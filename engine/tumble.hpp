@@ -10,12 +10,17 @@
 // covers the stored-vertex error, every float rounding of m_j, c_j, the products and sums, and
 // the double rounding of apply_pose (all a few eps of the operands' magnitudes, which the two
 // terms in parentheses bound; 16 leaves a wide margin).
+//
+// Every function takes the architecture tag (simd/arch.hpp) as its first template parameter,
+// even where it does no SIMD: the query is compiled once per ISA, and distinct instantiations
+// keep the linker from merging an AVX-512 copy into code that runs on an older CPU.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "builders/dop_tree.hpp"
 #include "geometry/pose.hpp"
+#include "simd/arch.hpp"
 #include "simd/tumble_vertices.hpp"
 
 namespace kdop {
@@ -29,7 +34,7 @@ struct TumbleFrame {
   std::array<double, Shape::slabs> root_widen{};
 };
 
-template <int K>
+template <class Arch = simd::ScalarArch, int K>
 TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
   using Shape = DopShape<K>;
   constexpr auto dirs = Shape::directions();
@@ -68,14 +73,14 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
 }
 
 // Approximation method: out receives Lanes lo then Lanes hi floats.
-template <int K>
+template <class Arch = simd::ScalarArch, int K>
 void tumble_node(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, std::uint32_t node,
                  float* out) {
   constexpr int L = DopShape<K>::lanes;
   const std::uint32_t first = fly.vertex_first[node];
   const std::uint32_t count = fly.vertex_first[node + 1] - first;
-  simd::tumble_vertices<L>(frame.slabs, fly.vx.data() + first, fly.vy.data() + first,
-                           fly.vz.data() + first, count, out);
+  simd::tumble_vertices<Arch, L>(frame.slabs, fly.vx.data() + first, fly.vy.data() + first,
+                                 fly.vz.data() + first, count, out);
   for (int j = 0; j < L; ++j) {
     out[j] -= frame.widen[j];
     out[L + j] += frame.widen[j];
@@ -83,7 +88,7 @@ void tumble_node(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, std::
 }
 
 // Exact method at the root: hill-climb each of the k directions over the hull, in double.
-template <int K>
+template <class Arch = simd::ScalarArch, int K>
 void tumble_root(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, float* out) {
   using Shape = DopShape<K>;
   constexpr int L = Shape::lanes;

@@ -2,11 +2,12 @@
 // Vertex transform + min/max reduction for tumbling a k-DOP (Klosowski et al. 1998, section
 // 4.1, method II): for every stored vertex v and slab j, s_j(v) = m_j . v + c_j, where
 // m_j = R^T n_j and c_j = n_j . t; the node's new intervals are the min and max over its
-// vertices. Lanes run over slabs, so one vector instruction serves 4 directions at a time.
-// Multiplies and adds stay separate (no FMA), in a fixed order, on every ISA.
+// vertices. Lanes run over slabs. Multiplies and adds stay separate (no FMA), in one fixed
+// order, so every ISA gives the scalar reference's result bit for bit.
 #include <cstdint>
 #include <limits>
-#include <xsimd/xsimd.hpp>
+
+#include "simd/arch.hpp"
 
 namespace kdop::simd {
 
@@ -15,7 +16,7 @@ struct SlabFrame {
   alignas(64) float mx[Lanes], my[Lanes], mz[Lanes], c[Lanes];
 };
 
-// Scalar reference. out: Lanes lo values then Lanes hi values. Requires count >= 1.
+// out: Lanes lo values then Lanes hi values. Requires count >= 1.
 template <int Lanes>
 inline void tumble_vertices_scalar(const SlabFrame<Lanes>& f, const float* vx, const float* vy,
                                    const float* vz, std::uint32_t count, float* out) {
@@ -31,26 +32,25 @@ inline void tumble_vertices_scalar(const SlabFrame<Lanes>& f, const float* vx, c
   }
 }
 
-template <int Lanes, class Arch = xsimd::default_arch>
+template <class Arch, int Lanes, int From = 0>
 inline void tumble_vertices(const SlabFrame<Lanes>& f, const float* vx, const float* vy,
                             const float* vz, std::uint32_t count, float* out) {
-  using Batch = xsimd::batch<float, Arch>;
-  constexpr int width = static_cast<int>(Batch::size);
-  if constexpr (Lanes % width != 0) {
+  if constexpr (is_scalar<Arch>) {
     tumble_vertices_scalar<Lanes>(f, vx, vy, vz, count, out);
-  } else {
-    for (int j = 0; j < Lanes; j += width) {
-      const Batch mx = Batch::load_aligned(f.mx + j), my = Batch::load_aligned(f.my + j);
-      const Batch mz = Batch::load_aligned(f.mz + j), c = Batch::load_aligned(f.c + j);
-      Batch lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
-      for (std::uint32_t i = 0; i < count; ++i) {
-        const Batch s = ((mx * Batch(vx[i]) + my * Batch(vy[i])) + mz * Batch(vz[i])) + c;
-        lo = xsimd::min(lo, s);
-        hi = xsimd::max(hi, s);
-      }
-      lo.store_unaligned(out + j);
-      hi.store_unaligned(out + Lanes + j);
+  } else if constexpr (From < Lanes) {
+    using Block = xsimd::batch<float, FitArch<Arch, Lanes - From>>;
+    const Block mx = Block::load_unaligned(f.mx + From), my = Block::load_unaligned(f.my + From);
+    const Block mz = Block::load_unaligned(f.mz + From), c = Block::load_unaligned(f.c + From);
+    Block lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const Block s = ((mx * Block(vx[i]) + my * Block(vy[i])) + mz * Block(vz[i])) + c;
+      // Select, not min/max: the same "s < lo ? s : lo" as the scalar reference.
+      lo = xsimd::select(s < lo, s, lo);
+      hi = xsimd::select(s > hi, s, hi);
     }
+    lo.store_unaligned(out + From);
+    hi.store_unaligned(out + Lanes + From);
+    tumble_vertices<Arch, Lanes, From + static_cast<int>(Block::size)>(f, vx, vy, vz, count, out);
   }
 }
 

@@ -78,6 +78,23 @@ std::vector<Scene> make_scenes() {
     scenes.push_back(std::move(v));
   }
   {
+    // Far from the origin, where float rounding is largest relative to the geometry: the
+    // prefilter's and the tumbled DOPs' error bounds must still never reject a contact.
+    const Vec3 far{1.0e5, -3.3e4, 7.1e3};
+    Mesh env = make_tetrahedra(far, far + Vec3{2, 2, 2}, 60, 0.5, 31);
+    Mesh obj = make_tetrahedra({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}, 25, 0.4, 32);
+    Scene s{"far_from_origin", env, obj, {}};
+    for (int i = 0; i < 300; ++i)
+      s.poses.push_back(test::random_pose(rng, far, far + Vec3{2, 2, 2}));
+    // Exact copies: the object is part of the environment moved back by -far, touching itself.
+    Scene c{"far_coplanar_copies", env, env, {}};
+    c.poses.push_back(test::translation(0, 0, 0));
+    for (int i = 0; i < 40; ++i)
+      c.poses.push_back(test::translation(std::ldexp(1.0, -40 + i), 0, 0));
+    scenes.push_back(std::move(s));
+    scenes.push_back(std::move(c));
+  }
+  {
     // Coplanar contacts in a tilted plane: the object is a copy of part of the environment.
     Mesh env = make_tetrahedra({0, 0, 0}, {1, 1, 1}, 30, 0.4, 21);
     Scene s{"coplanar_copies", env, env, {}};
@@ -96,15 +113,22 @@ struct Variant {
   BvType bv;
   SplitAxisRule rule;
   SplitPoint point;
+  simd::Isa isa;
 };
 
+// Every BV type, split rule and split point on the best ISA; every BV type on each other ISA
+// this CPU supports (the kernels themselves are checked against the scalar reference in
+// tests/simd).
 std::vector<Variant> variants() {
+  const std::vector<simd::Isa> isas = simd::supported_isas();
   std::vector<Variant> v;
   for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
     for (SplitAxisRule rule : {SplitAxisRule::longest_side, SplitAxisRule::splatter}) {
       for (SplitPoint point : {SplitPoint::mean, SplitPoint::median})
-        v.push_back({bv, rule, point});
+        v.push_back({bv, rule, point, isas.back()});
     }
+    for (std::size_t i = 0; i + 1 < isas.size(); ++i)
+      v.push_back({bv, SplitAxisRule::splatter, SplitPoint::mean, isas[i]});
   }
   return v;
 }
@@ -124,15 +148,21 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
       config.bv = v.bv;
       config.environment.axis_rule = config.object.axis_rule = v.rule;
       config.environment.split_point = config.object.split_point = v.point;
+      config.isa = v.isa;
       // Small leaves for the flying tree too, so both hierarchies are deep on small scenes.
       config.object.leaf_size = 4;
       CollisionPair pair(scene.env, scene.object, config);
       for (std::size_t i = 0; i < scene.poses.size(); ++i) {
         SCOPED_TRACE(scene.name + " " + to_string(v.bv) + " " + to_string(v.rule) + " " +
-                     to_string(v.point) + " pose " + std::to_string(i));
+                     to_string(v.point) + " " + simd::to_string(v.isa) + " pose " +
+                     std::to_string(i));
         const QueryResult all = pair.query(scene.poses[i], QueryMode::all_contacts);
         ASSERT_EQ(all.pairs, expected[i]);
         ASSERT_EQ(all.collides, !expected[i].empty());
+        ASSERT_EQ(all.contacts, expected[i].size());
+        const QueryResult counted = pair.query(scene.poses[i], QueryMode::count_contacts);
+        ASSERT_EQ(counted.contacts, expected[i].size());
+        ASSERT_TRUE(counted.pairs.empty());
         const QueryResult first = pair.query(scene.poses[i], QueryMode::first_contact);
         ASSERT_EQ(first.collides, !expected[i].empty());
         if (first.collides) {

@@ -1,0 +1,76 @@
+#include "engine/dop_dispatch.hpp"
+
+namespace kdop {
+
+// The instantiations live in engine/isa/; declaring them here keeps this baseline-compiled file
+// from instantiating any vector code itself.
+extern template void query_dop<simd::ScalarArch, 6>(const EnvironmentTree<6>&,
+                                                    const FlyingDopTree<6>&, const Pose&, QueryMode,
+                                                    DopQueryScratch<6>&, QueryResult&);
+extern template void query_dop<simd::ScalarArch, 14>(const EnvironmentTree<14>&,
+                                                     const FlyingDopTree<14>&, const Pose&,
+                                                     QueryMode, DopQueryScratch<14>&, QueryResult&);
+extern template void query_dop<simd::ScalarArch, 18>(const EnvironmentTree<18>&,
+                                                     const FlyingDopTree<18>&, const Pose&,
+                                                     QueryMode, DopQueryScratch<18>&, QueryResult&);
+extern template void query_dop<simd::ScalarArch, 26>(const EnvironmentTree<26>&,
+                                                     const FlyingDopTree<26>&, const Pose&,
+                                                     QueryMode, DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<xsimd::sse4_2, 6>(const EnvironmentTree<6>&, const FlyingDopTree<6>&,
+                                                 const Pose&, QueryMode, DopQueryScratch<6>&,
+                                                 QueryResult&);
+extern template void query_dop<xsimd::sse4_2, 14>(const EnvironmentTree<14>&,
+                                                  const FlyingDopTree<14>&, const Pose&, QueryMode,
+                                                  DopQueryScratch<14>&, QueryResult&);
+extern template void query_dop<xsimd::sse4_2, 18>(const EnvironmentTree<18>&,
+                                                  const FlyingDopTree<18>&, const Pose&, QueryMode,
+                                                  DopQueryScratch<18>&, QueryResult&);
+extern template void query_dop<xsimd::sse4_2, 26>(const EnvironmentTree<26>&,
+                                                  const FlyingDopTree<26>&, const Pose&, QueryMode,
+                                                  DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<xsimd::avx2, 6>(const EnvironmentTree<6>&, const FlyingDopTree<6>&,
+                                               const Pose&, QueryMode, DopQueryScratch<6>&,
+                                               QueryResult&);
+extern template void query_dop<xsimd::avx2, 14>(const EnvironmentTree<14>&,
+                                                const FlyingDopTree<14>&, const Pose&, QueryMode,
+                                                DopQueryScratch<14>&, QueryResult&);
+extern template void query_dop<xsimd::avx2, 18>(const EnvironmentTree<18>&,
+                                                const FlyingDopTree<18>&, const Pose&, QueryMode,
+                                                DopQueryScratch<18>&, QueryResult&);
+extern template void query_dop<xsimd::avx2, 26>(const EnvironmentTree<26>&,
+                                                const FlyingDopTree<26>&, const Pose&, QueryMode,
+                                                DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<xsimd::avx512bw, 6>(const EnvironmentTree<6>&,
+                                                   const FlyingDopTree<6>&, const Pose&, QueryMode,
+                                                   DopQueryScratch<6>&, QueryResult&);
+extern template void query_dop<xsimd::avx512bw, 14>(const EnvironmentTree<14>&,
+                                                    const FlyingDopTree<14>&, const Pose&,
+                                                    QueryMode, DopQueryScratch<14>&, QueryResult&);
+extern template void query_dop<xsimd::avx512bw, 18>(const EnvironmentTree<18>&,
+                                                    const FlyingDopTree<18>&, const Pose&,
+                                                    QueryMode, DopQueryScratch<18>&, QueryResult&);
+extern template void query_dop<xsimd::avx512bw, 26>(const EnvironmentTree<26>&,
+                                                    const FlyingDopTree<26>&, const Pose&,
+                                                    QueryMode, DopQueryScratch<26>&, QueryResult&);
+
+template <int K>
+DopQueryFn<K> dop_query_for(simd::Isa isa) {
+  switch (isa) {
+    case simd::Isa::sse4:
+      return &query_dop<xsimd::sse4_2, K>;
+    case simd::Isa::avx2:
+      return &query_dop<xsimd::avx2, K>;
+    case simd::Isa::avx512:
+      return &query_dop<xsimd::avx512bw, K>;
+    case simd::Isa::scalar:
+      break;
+  }
+  return &query_dop<simd::ScalarArch, K>;
+}
+
+template DopQueryFn<6> dop_query_for<6>(simd::Isa);
+template DopQueryFn<14> dop_query_for<14>(simd::Isa);
+template DopQueryFn<18> dop_query_for<18>(simd::Isa);
+template DopQueryFn<26> dop_query_for<26>(simd::Isa);
+
+}  // namespace kdop

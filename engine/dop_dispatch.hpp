@@ -1,0 +1,22 @@
+#pragma once
+// The k-DOP query for the ISA a batch runs on: a function pointer chosen once per batch
+// (never per node), pointing at the instantiation compiled with that ISA's flags
+// (engine/isa/query_*.cpp).
+#include "engine/dop_query.hpp"
+#include "simd/isa.hpp"
+
+namespace kdop {
+
+template <int K>
+using DopQueryFn = void (*)(const EnvironmentTree<K>&, const FlyingDopTree<K>&, const Pose&,
+                            QueryMode, DopQueryScratch<K>&, QueryResult&);
+
+template <int K>
+DopQueryFn<K> dop_query_for(simd::Isa isa);
+
+extern template DopQueryFn<6> dop_query_for<6>(simd::Isa);
+extern template DopQueryFn<14> dop_query_for<14>(simd::Isa);
+extern template DopQueryFn<18> dop_query_for<18>(simd::Isa);
+extern template DopQueryFn<26> dop_query_for<26>(simd::Isa);
+
+}  // namespace kdop

@@ -1,0 +1,20 @@
+// The k-DOP query compiled for the avx2 ISA. Compile flags: -mavx2, without -mfma so products and
+// sums stay separate as in the reference (set for this file only, in CMakeLists.txt).
+// engine/dop_dispatch.cpp picks it at run time.
+#include "engine/dop_query.hpp"
+
+namespace kdop {
+
+template void query_dop<xsimd::avx2, 6>(const EnvironmentTree<6>&, const FlyingDopTree<6>&,
+                                        const Pose&, QueryMode, DopQueryScratch<6>&, QueryResult&);
+template void query_dop<xsimd::avx2, 14>(const EnvironmentTree<14>&, const FlyingDopTree<14>&,
+                                         const Pose&, QueryMode, DopQueryScratch<14>&,
+                                         QueryResult&);
+template void query_dop<xsimd::avx2, 18>(const EnvironmentTree<18>&, const FlyingDopTree<18>&,
+                                         const Pose&, QueryMode, DopQueryScratch<18>&,
+                                         QueryResult&);
+template void query_dop<xsimd::avx2, 26>(const EnvironmentTree<26>&, const FlyingDopTree<26>&,
+                                         const Pose&, QueryMode, DopQueryScratch<26>&,
+                                         QueryResult&);
+
+}  // namespace kdop

@@ -1,0 +1,21 @@
+// The k-DOP query compiled for the avx512 ISA. Compile flags: -mavx512f -mavx512cd -mavx512dq
+// -mavx512bw -mavx512vl (set for this file only, in CMakeLists.txt). engine/dop_dispatch.cpp picks
+// it at run time.
+#include "engine/dop_query.hpp"
+
+namespace kdop {
+
+template void query_dop<xsimd::avx512bw, 6>(const EnvironmentTree<6>&, const FlyingDopTree<6>&,
+                                            const Pose&, QueryMode, DopQueryScratch<6>&,
+                                            QueryResult&);
+template void query_dop<xsimd::avx512bw, 14>(const EnvironmentTree<14>&, const FlyingDopTree<14>&,
+                                             const Pose&, QueryMode, DopQueryScratch<14>&,
+                                             QueryResult&);
+template void query_dop<xsimd::avx512bw, 18>(const EnvironmentTree<18>&, const FlyingDopTree<18>&,
+                                             const Pose&, QueryMode, DopQueryScratch<18>&,
+                                             QueryResult&);
+template void query_dop<xsimd::avx512bw, 26>(const EnvironmentTree<26>&, const FlyingDopTree<26>&,
+                                             const Pose&, QueryMode, DopQueryScratch<26>&,
+                                             QueryResult&);
+
+}  // namespace kdop

@@ -1,0 +1,20 @@
+// The k-DOP query compiled for the sse4 ISA. Compile flags: -msse4.2
+// (set for this file only, in CMakeLists.txt). engine/dop_dispatch.cpp picks it at run time.
+#include "engine/dop_query.hpp"
+
+namespace kdop {
+
+template void query_dop<xsimd::sse4_2, 6>(const EnvironmentTree<6>&, const FlyingDopTree<6>&,
+                                          const Pose&, QueryMode, DopQueryScratch<6>&,
+                                          QueryResult&);
+template void query_dop<xsimd::sse4_2, 14>(const EnvironmentTree<14>&, const FlyingDopTree<14>&,
+                                           const Pose&, QueryMode, DopQueryScratch<14>&,
+                                           QueryResult&);
+template void query_dop<xsimd::sse4_2, 18>(const EnvironmentTree<18>&, const FlyingDopTree<18>&,
+                                           const Pose&, QueryMode, DopQueryScratch<18>&,
+                                           QueryResult&);
+template void query_dop<xsimd::sse4_2, 26>(const EnvironmentTree<26>&, const FlyingDopTree<26>&,
+                                           const Pose&, QueryMode, DopQueryScratch<26>&,
+                                           QueryResult&);
+
+}  // namespace kdop

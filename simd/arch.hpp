@@ -1,0 +1,74 @@
+#pragma once
+// Architecture tags the kernels are templated on: xsimd's for the vector ISAs, and ScalarArch
+// for the plain C++ reference. Every kernel has one body per tag family: a scalar loop, and an
+// xsimd loop that covers `Lanes` floats with the widest batch that fits, then narrower ones
+// (so 12 lanes run as 8 + 4 on AVX2 and as 8 + 4 on AVX-512, never as a scalar tail).
+#include <type_traits>
+#include <xsimd/xsimd.hpp>
+
+#include "simd/isa.hpp"
+
+namespace kdop::simd {
+
+struct ScalarArch {};
+
+template <class Arch>
+inline constexpr bool is_scalar = std::is_same_v<Arch, ScalarArch>;
+
+// The tag of each ISA. Kernels for avx2 / avx512 may also use the narrower batches of the ISAs
+// below them (an AVX2 build can run SSE4 instructions, VEX-encoded).
+template <Isa I>
+struct ArchOf;
+template <>
+struct ArchOf<Isa::scalar> {
+  using type = ScalarArch;
+};
+template <>
+struct ArchOf<Isa::sse4> {
+  using type = xsimd::sse4_2;
+};
+template <>
+struct ArchOf<Isa::avx2> {
+  using type = xsimd::avx2;
+};
+template <>
+struct ArchOf<Isa::avx512> {
+  using type = xsimd::avx512bw;
+};
+
+// The widest batch of Arch's family that holds at most N floats (N a multiple of 4): kernels
+// over `Lanes` floats take blocks of FitArch<Arch, Lanes - done> until all are covered.
+template <class Arch>
+inline constexpr int width = static_cast<int>(xsimd::batch<float, Arch>::size);
+
+template <class Arch, int N>
+struct FitArchOf {
+  using type =
+      std::conditional_t<(width<Arch> <= N), Arch,
+                         std::conditional_t<std::is_same_v<Arch, xsimd::avx512bw> && N >= 8,
+                                            xsimd::avx2, xsimd::sse4_2>>;
+};
+template <class Arch, int N>
+using FitArch = typename FitArchOf<Arch, N>::type;
+
+// A lane mask as bits (lane i -> bit i). The wider register types exist only in translation
+// units compiled for those ISAs, hence xsimd's own feature macros.
+template <class Arch>
+inline unsigned to_bits(const xsimd::batch_bool<float, Arch>& b) {
+#if XSIMD_WITH_AVX512BW
+  if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) {
+    return static_cast<unsigned>(static_cast<__mmask16>(b));
+  }
+#endif
+#if XSIMD_WITH_AVX2
+  if constexpr (std::is_same_v<Arch, xsimd::avx2>) {
+    return static_cast<unsigned>(_mm256_movemask_ps(static_cast<__m256>(b)));
+  }
+#endif
+  if constexpr (std::is_same_v<Arch, xsimd::sse4_2>) {
+    return static_cast<unsigned>(_mm_movemask_ps(static_cast<__m128>(b)));
+  }
+  return 0;  // unreachable: no other vector ISA is instantiated (static_assert below)
+}
+
+}  // namespace kdop::simd

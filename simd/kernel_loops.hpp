@@ -1,0 +1,45 @@
+#pragma once
+// Definitions of the array-level kernel loops (simd/kernel_table.hpp); included only by the
+// per-ISA translation units in simd/isa/.
+#include "simd/kernel_table.hpp"
+#include "simd/slab_overlap.hpp"
+
+namespace kdop::simd {
+
+template <class Arch, int Lanes>
+void slab_overlap_pairs(const float* pairs, std::size_t count, std::uint8_t* out) {
+  for (std::size_t i = 0; i < count; ++i, pairs += 4 * Lanes) {
+    out[i] = slab_overlap<Arch, Lanes>(pairs, pairs + 2 * Lanes);
+  }
+}
+
+template <class Arch, int Lanes>
+void tumble_nodes(const SlabFrame<Lanes>& frame, const float* vx, const float* vy, const float* vz,
+                  const std::uint32_t* first, const std::uint32_t* count, std::size_t nodes,
+                  float* out) {
+  for (std::size_t i = 0; i < nodes; ++i) {
+    tumble_vertices<Arch, Lanes>(frame, vx + first[i], vy + first[i], vz + first[i], count[i],
+                                 out + 2 * Lanes * i);
+  }
+}
+
+template <class Arch>
+void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
+                    const std::uint32_t* first, const std::uint32_t* count, std::size_t n,
+                    std::uint64_t* out) {
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = prefilter<Arch>(triangles[i], slots, first[i], count[i]);
+}
+
+template <class Arch, int Lanes>
+KernelTable<Lanes> make_kernel_table() {
+  return {&slab_overlap_pairs<Arch, Lanes>, &tumble_nodes<Arch, Lanes>, &prefilter_many<Arch>};
+}
+
+template <class Arch>
+KernelTables make_kernel_tables() {
+  return {make_kernel_table<Arch, 4>(), make_kernel_table<Arch, 8>(), make_kernel_table<Arch, 12>(),
+          make_kernel_table<Arch, 16>()};
+}
+
+}  // namespace kdop::simd

@@ -1,0 +1,60 @@
+#pragma once
+// The SIMD kernels as array-level functions, one set per ISA (simd/isa/kernels_*.cpp, each
+// compiled with its ISA's flags), for the tests that check every ISA against the scalar
+// reference and for the per-ISA micro-benchmarks. The engine does not call through this table:
+// its whole query is compiled per ISA (engine/isa/) so the kernels inline into the traversal.
+#include <cstddef>
+#include <cstdint>
+
+#include "simd/isa.hpp"
+#include "simd/triangle_prefilter.hpp"
+#include "simd/tumble_vertices.hpp"
+
+namespace kdop::simd {
+
+template <int Lanes>
+struct KernelTable {
+  // out[i] = slab_overlap(a_i, b_i), where pair i is the 4 * Lanes floats at
+  // pairs + 4 * Lanes * i (DOP a_i, then DOP b_i).
+  void (*slab_overlap_pairs)(const float* pairs, std::size_t count, std::uint8_t* out);
+  // For node i: tumble_vertices over vertices [first[i], first[i] + count[i]) into
+  // out + 2 * Lanes * i.
+  void (*tumble_nodes)(const SlabFrame<Lanes>& frame, const float* vx, const float* vy,
+                       const float* vz, const std::uint32_t* first, const std::uint32_t* count,
+                       std::size_t nodes, float* out);
+  // out[i] = prefilter(triangles[i], slots, first[i], count[i]).
+  void (*prefilter_many)(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
+                         const std::uint32_t* first, const std::uint32_t* count, std::size_t n,
+                         std::uint64_t* out);
+};
+
+// One ISA's tables for every padded slab count (K = 6, 14, 18, 26).
+struct KernelTables {
+  KernelTable<4> lanes4;
+  KernelTable<8> lanes8;
+  KernelTable<12> lanes12;
+  KernelTable<16> lanes16;
+};
+
+// Lanes: 4, 8, 12 or 16.
+template <int Lanes>
+KernelTable<Lanes> kernel_table(Isa isa);
+
+extern template KernelTable<4> kernel_table<4>(Isa);
+extern template KernelTable<8> kernel_table<8>(Isa);
+extern template KernelTable<12> kernel_table<12>(Isa);
+extern template KernelTable<16> kernel_table<16>(Isa);
+
+// The loops behind the table, templated on the architecture tag.
+template <class Arch, int Lanes>
+void slab_overlap_pairs(const float* pairs, std::size_t count, std::uint8_t* out);
+template <class Arch, int Lanes>
+void tumble_nodes(const SlabFrame<Lanes>& frame, const float* vx, const float* vy, const float* vz,
+                  const std::uint32_t* first, const std::uint32_t* count, std::size_t nodes,
+                  float* out);
+template <class Arch>
+void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
+                    const std::uint32_t* first, const std::uint32_t* count, std::size_t n,
+                    std::uint64_t* out);
+
+}  // namespace kdop::simd

@@ -1,0 +1,90 @@
+#pragma once
+// A conservative float prefilter for the leaf test (Klosowski et al. 1998, section 4.4: the
+// triangle pairs of a leaf pair): one environment triangle against many flying triangles at
+// once, one lane per flying triangle. A pair survives unless
+//   - their float boxes (both rounded outward) are disjoint, or
+//   - all three flying corners lie strictly on one side of the environment triangle's plane
+//     slab: d_k = n . q_k (float) is above `upper` (or below `lower`) for k = 0, 1, 2, where
+//     [lower, upper] is the triangle's own range along n, widened by a bound on every rounding
+//     of d_k (engine/dop_query.hpp computes it per pose).
+// Both rejections are proofs of disjointness, so a rejected pair never intersects; survivors go
+// to the exact test. Every ISA computes the same float operations in the same order as the
+// scalar reference, so the masks agree bit for bit.
+#include <cstdint>
+
+#include "simd/arch.hpp"
+
+namespace kdop::simd {
+
+// One environment triangle, broadcast across lanes.
+struct PrefilterTriangle {
+  float lo[3], hi[3];  // box, rounded outward
+  float n[3];          // unit normal (float); zero for a degenerate triangle
+  float lower, upper;  // thresholds of the plane-slab test
+};
+
+// Flying triangles as structure of arrays over slots: box lo/hi per axis, and corner k's
+// coordinates x[k], y[k], z[k] rounded to nearest. Arrays must be readable `width` floats past
+// the last slot (lanes past `count` are masked off).
+struct PrefilterSlots {
+  const float* lo[3];
+  const float* hi[3];
+  const float* x[3];
+  const float* y[3];
+  const float* z[3];
+};
+
+// Bit i set iff slot first + i survives. Requires count <= 64.
+inline std::uint64_t prefilter_scalar(const PrefilterTriangle& e, const PrefilterSlots& f,
+                                      std::uint32_t first, std::uint32_t count) {
+  std::uint64_t bits = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t s = first + i;
+    bool box = true;
+    for (int a = 0; a < 3; ++a) box &= f.lo[a][s] <= e.hi[a] && f.hi[a][s] >= e.lo[a];
+    bool above = true, below = true;
+    for (int k = 0; k < 3; ++k) {
+      const float d = (e.n[0] * f.x[k][s] + e.n[1] * f.y[k][s]) + e.n[2] * f.z[k][s];
+      above &= d > e.upper;
+      below &= d < e.lower;
+    }
+    if (box && !above && !below) bits |= std::uint64_t{1} << i;
+  }
+  return bits;
+}
+
+template <class Arch>
+inline std::uint64_t prefilter(const PrefilterTriangle& e, const PrefilterSlots& f,
+                               std::uint32_t first, std::uint32_t count) {
+  if constexpr (is_scalar<Arch>) {
+    return prefilter_scalar(e, f, first, count);
+  } else {
+    using B = xsimd::batch<float, Arch>;
+    constexpr std::uint32_t W = B::size;
+    const B lo[3] = {B(e.lo[0]), B(e.lo[1]), B(e.lo[2])};
+    const B hi[3] = {B(e.hi[0]), B(e.hi[1]), B(e.hi[2])};
+    const B n0(e.n[0]), n1(e.n[1]), n2(e.n[2]), upper(e.upper), lower(e.lower);
+    std::uint64_t bits = 0;
+    for (std::uint32_t i = 0; i < count; i += W) {
+      const std::uint32_t s = first + i;
+      auto box =
+          (B::load_unaligned(f.lo[0] + s) <= hi[0]) & (B::load_unaligned(f.hi[0] + s) >= lo[0]);
+      box = box & (B::load_unaligned(f.lo[1] + s) <= hi[1]) &
+            (B::load_unaligned(f.hi[1] + s) >= lo[1]);
+      box = box & (B::load_unaligned(f.lo[2] + s) <= hi[2]) &
+            (B::load_unaligned(f.hi[2] + s) >= lo[2]);
+      auto above = box, below = box;  // only their conjunction with box matters
+      for (int k = 0; k < 3; ++k) {
+        const B d = (n0 * B::load_unaligned(f.x[k] + s) + n1 * B::load_unaligned(f.y[k] + s)) +
+                    n2 * B::load_unaligned(f.z[k] + s);
+        above = above & (d > upper);
+        below = below & (d < lower);
+      }
+      const unsigned survivors = to_bits<Arch>(box) & ~to_bits<Arch>(above) & ~to_bits<Arch>(below);
+      bits |= std::uint64_t{survivors} << i;
+    }
+    return count >= 64 ? bits : bits & ((std::uint64_t{1} << count) - 1);
+  }
+}
+
+}  // namespace kdop::simd

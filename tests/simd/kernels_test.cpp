@@ -1,0 +1,180 @@
+// Every ISA's kernels against the scalar reference, bit for bit, on random and boundary inputs
+// (touching intervals, padding lanes, slot counts that are not a multiple of the vector width).
+#include "simd/kernel_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "geometry/shapes.hpp"
+
+namespace kdop::simd {
+namespace {
+
+float draw(std::uint64_t& rng, float lo, float hi) {
+  return lo + (hi - lo) * static_cast<float>(next_uniform(rng));
+}
+
+// Values on a coarse grid, so equal endpoints (touching intervals) are frequent.
+float grid(std::uint64_t& rng) {
+  return static_cast<float>(static_cast<int>(next_uniform(rng) * 9)) * 0.25f - 1.0f;
+}
+
+template <int Lanes>
+void check_slab_overlap(Isa isa) {
+  const KernelTable<Lanes> ref = kernel_table<Lanes>(Isa::scalar);
+  const KernelTable<Lanes> vec = kernel_table<Lanes>(isa);
+  std::uint64_t rng = 7 + Lanes;
+  const std::size_t n = 20000;
+  std::vector<float> pairs(4 * Lanes * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    float* p = pairs.data() + 4 * Lanes * i;
+    // DOP b is DOP a with one random lane shifted by a grid step, so that one lane decides:
+    // overlapping, touching (equal endpoints) or disjoint.
+    const int padding_from = Lanes - static_cast<int>(next_uniform(rng) * 4);
+    float* a = p;
+    float* b = p + 2 * Lanes;
+    for (int j = 0; j < Lanes; ++j) {
+      const float u = grid(rng), v = grid(rng);
+      a[j] = u < v ? u : v;
+      a[Lanes + j] = u < v ? v : u;
+      if (j >= padding_from) {
+        a[j] = -std::numeric_limits<float>::infinity();
+        a[Lanes + j] = std::numeric_limits<float>::infinity();
+      }
+      b[j] = a[j];
+      b[Lanes + j] = a[Lanes + j];
+    }
+    const int lane = static_cast<int>(next_uniform(rng) * Lanes);
+    const float shift = grid(rng) * 2;
+    b[lane] += shift;
+    b[Lanes + lane] += shift;
+  }
+  std::vector<std::uint8_t> expected(n), actual(n);
+  ref.slab_overlap_pairs(pairs.data(), n, expected.data());
+  vec.slab_overlap_pairs(pairs.data(), n, actual.data());
+  std::size_t overlapping = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(actual[i], expected[i]) << to_string(isa) << " lanes " << Lanes << " pair " << i;
+    overlapping += expected[i];
+  }
+  EXPECT_GT(overlapping, n / 50);  // both answers are exercised
+  EXPECT_LT(overlapping, n - n / 50);
+}
+
+template <int Lanes>
+void check_tumble(Isa isa) {
+  const KernelTable<Lanes> ref = kernel_table<Lanes>(Isa::scalar);
+  const KernelTable<Lanes> vec = kernel_table<Lanes>(isa);
+  std::uint64_t rng = 11 + Lanes;
+  SlabFrame<Lanes> frame;
+  for (int j = 0; j < Lanes; ++j) {
+    frame.mx[j] = draw(rng, -1.7f, 1.7f);
+    frame.my[j] = draw(rng, -1.7f, 1.7f);
+    frame.mz[j] = draw(rng, -1.7f, 1.7f);
+    frame.c[j] = draw(rng, -1e3f, 1e3f);
+  }
+  std::vector<float> vx(4000), vy(4000), vz(4000);
+  for (std::size_t i = 0; i < vx.size(); ++i) {
+    vx[i] = draw(rng, -50, 50);
+    vy[i] = draw(rng, -50, 50);
+    vz[i] = draw(rng, -50, 50);
+  }
+  std::vector<std::uint32_t> first, count;
+  for (std::uint32_t at = 0; at + 48 < vx.size();) {
+    first.push_back(at);
+    count.push_back(1 + static_cast<std::uint32_t>(next_uniform(rng) * 48));
+    at += count.back();
+  }
+  std::vector<float> expected(2 * Lanes * first.size()), actual(expected.size());
+  ref.tumble_nodes(frame, vx.data(), vy.data(), vz.data(), first.data(), count.data(),
+                   first.size(), expected.data());
+  vec.tumble_nodes(frame, vx.data(), vy.data(), vz.data(), first.data(), count.data(),
+                   first.size(), actual.data());
+  ASSERT_EQ(std::memcmp(expected.data(), actual.data(), expected.size() * sizeof(float)), 0)
+      << to_string(isa) << " lanes " << Lanes;
+}
+
+void check_prefilter(Isa isa) {
+  const KernelTable<4> ref = kernel_table<4>(Isa::scalar);
+  const KernelTable<4> vec = kernel_table<4>(isa);
+  std::uint64_t rng = 23;
+  const std::uint32_t slots = 5000;
+  std::vector<float> arrays[15];
+  for (auto& a : arrays) a.resize(slots + 16);
+  for (std::uint32_t s = 0; s < slots; ++s) {
+    for (int a = 0; a < 3; ++a) {
+      const float u = grid(rng), v = grid(rng);
+      arrays[a][s] = u < v ? u : v;      // box lo
+      arrays[3 + a][s] = u < v ? v : u;  // box hi
+    }
+    for (int k = 9; k < 15 + 0; ++k) arrays[k - 3][s] = grid(rng);  // corners
+  }
+  const PrefilterSlots f{{arrays[0].data(), arrays[1].data(), arrays[2].data()},
+                         {arrays[3].data(), arrays[4].data(), arrays[5].data()},
+                         {arrays[6].data(), arrays[9].data(), arrays[12].data()},
+                         {arrays[7].data(), arrays[10].data(), arrays[13].data()},
+                         {arrays[8].data(), arrays[11].data(), arrays[14].data()}};
+  std::vector<PrefilterTriangle> tris;
+  std::vector<std::uint32_t> first, count;
+  for (int i = 0; i < 3000; ++i) {
+    PrefilterTriangle t{};
+    for (int a = 0; a < 3; ++a) {
+      const float u = grid(rng), v = grid(rng);
+      t.lo[a] = u < v ? u : v;
+      t.hi[a] = u < v ? v : u;
+      t.n[a] = draw(rng, -1, 1);
+    }
+    t.lower = draw(rng, -1, 0.5f);
+    t.upper = t.lower + draw(rng, 0, 1);
+    tris.push_back(t);
+    const auto c = 1 + static_cast<std::uint32_t>(next_uniform(rng) * 64);
+    first.push_back(static_cast<std::uint32_t>(next_uniform(rng) * (slots - c)));
+    count.push_back(c);
+  }
+  std::vector<std::uint64_t> expected(tris.size()), actual(tris.size());
+  ref.prefilter_many(tris.data(), f, first.data(), count.data(), tris.size(), expected.data());
+  vec.prefilter_many(tris.data(), f, first.data(), count.data(), tris.size(), actual.data());
+  std::size_t survivors = 0, tested = 0;
+  for (std::size_t i = 0; i < tris.size(); ++i) {
+    ASSERT_EQ(actual[i], expected[i]) << to_string(isa) << " triangle " << i;
+    survivors += static_cast<std::size_t>(__builtin_popcountll(expected[i]));
+    tested += count[i];
+  }
+  EXPECT_GT(survivors, tested / 50);
+  EXPECT_LT(survivors, tested - tested / 50);
+}
+
+TEST(Kernels, EveryIsaMatchesTheScalarReference) {
+  const std::vector<Isa> isas = supported_isas();
+  ASSERT_EQ(isas.front(), Isa::scalar);
+  for (Isa isa : isas) {
+    SCOPED_TRACE(to_string(isa));
+    check_slab_overlap<4>(isa);
+    check_slab_overlap<8>(isa);
+    check_slab_overlap<12>(isa);
+    check_slab_overlap<16>(isa);
+    check_tumble<4>(isa);
+    check_tumble<8>(isa);
+    check_tumble<12>(isa);
+    check_tumble<16>(isa);
+    check_prefilter(isa);
+  }
+  // Say which ISAs ran, so a log shows what this machine could check.
+  std::string ran;
+  for (Isa isa : isas) ran += std::string(" ") + to_string(isa);
+  RecordProperty("isas", ran);
+  std::printf("kernels checked on:%s\n", ran.c_str());
+}
+
+TEST(Isa, NamesRoundTripAndUnknownIsRejected) {
+  for (Isa isa : {Isa::scalar, Isa::sse4, Isa::avx2, Isa::avx512}) {
+    EXPECT_EQ(parse_isa(to_string(isa)), isa);
+  }
+  EXPECT_FALSE(parse_isa("avx3").has_value());
+}
+
+}  // namespace
+}  // namespace kdop::simd
