@@ -161,6 +161,7 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
     // The float of a coordinate is at most one rounding above it.
     f.vertex_extent = std::max(f.vertex_extent, largest * (1 + float_rounding));
   }
+  f.floats = leaf_floats(f.tree.triangles);
   const std::vector<Vec3> corners = referenced_corners(mesh);
   for (const Vec3& p : corners) f.corner_radius = std::max(f.corner_radius, norm(p));
   f.corner_radius *= 1 + 0x1p-50;  // norm() is off by a few ulps at most

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "builders/build_config.hpp"
+#include "builders/leaf_floats.hpp"
 #include "builders/leaf_triangles.hpp"
 #include "builders/tree_topology.hpp"
 #include "geometry/convex_hull.hpp"
@@ -44,6 +45,7 @@ struct FlyingDopTree {
   // every stored vertex. Tumbling widens by both (engine/tumble.hpp).
   double vertex_error = 0;
   double vertex_extent = 0;
+  LeafFloats floats;         // the leaf triangles' float copies for the prefilter
   double corner_radius = 0;  // largest |p| over the object's corners (object frame), rounded up
   HullGraph root_hull;       // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;

@@ -32,9 +32,7 @@ namespace {
 template <int K>
 DopPair<K> make_dop_pair(const Mesh& environment, const Mesh& object, const PairConfig& c,
                          simd::Isa isa) {
-  DopTree<K> env = build_dop_tree<K>(environment, c.environment);
-  TriangleBounds bounds = triangle_bounds(env.triangles);
-  return DopPair<K>{{std::move(env), std::move(bounds)},
+  return DopPair<K>{build_dop_tree<K>(environment, c.environment),
                     build_flying_dop_tree<K>(object, c.object),
                     {},
                     dop_query_for<K>(isa)};

@@ -26,7 +26,7 @@ struct PairConfig {
 
 template <int K>
 struct DopPair {
-  EnvironmentTree<K> env;
+  DopTree<K> env;
   FlyingDopTree<K> fly;
   DopQueryScratch<K> scratch;
   DopQueryFn<K> query;

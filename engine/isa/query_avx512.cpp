@@ -5,16 +5,15 @@
 
 namespace kdop {
 
-template void query_dop<xsimd::avx512bw, 6>(const EnvironmentTree<6>&, const FlyingDopTree<6>&,
-                                            const Pose&, QueryMode, DopQueryScratch<6>&,
-                                            QueryResult&);
-template void query_dop<xsimd::avx512bw, 14>(const EnvironmentTree<14>&, const FlyingDopTree<14>&,
+template void query_dop<xsimd::avx512bw, 6>(const DopTree<6>&, const FlyingDopTree<6>&, const Pose&,
+                                            QueryMode, DopQueryScratch<6>&, QueryResult&);
+template void query_dop<xsimd::avx512bw, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                              const Pose&, QueryMode, DopQueryScratch<14>&,
                                              QueryResult&);
-template void query_dop<xsimd::avx512bw, 18>(const EnvironmentTree<18>&, const FlyingDopTree<18>&,
+template void query_dop<xsimd::avx512bw, 18>(const DopTree<18>&, const FlyingDopTree<18>&,
                                              const Pose&, QueryMode, DopQueryScratch<18>&,
                                              QueryResult&);
-template void query_dop<xsimd::avx512bw, 26>(const EnvironmentTree<26>&, const FlyingDopTree<26>&,
+template void query_dop<xsimd::avx512bw, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                              const Pose&, QueryMode, DopQueryScratch<26>&,
                                              QueryResult&);
 

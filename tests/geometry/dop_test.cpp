@@ -1,0 +1,58 @@
+#include "geometry/dop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "geometry/shapes.hpp"
+
+namespace kdop {
+namespace {
+
+// Outward rounding against std::nextafter on random doubles of every magnitude and sign, and on
+// the edges: zero, subnormals, values beyond the float range, exact floats.
+TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                -1.0,
+                                0.1,
+                                -0.1,
+                                1e-45,
+                                -1e-45,
+                                1e-39,
+                                -1e-39,
+                                1e39,
+                                -1e39,
+                                3.4028234663852886e38,
+                                -3.4028234663852886e38,
+                                std::numeric_limits<float>::denorm_min(),
+                                1.0 / 3};
+  std::uint64_t rng = 3;
+  for (int i = 0; i < 100000; ++i) {
+    const double m = 2 * next_uniform(rng) - 1;
+    values.push_back(std::ldexp(m, static_cast<int>(next_uniform(rng) * 300) - 150));
+  }
+  for (double d : values) {
+    const float below = float_below(d), above = float_above(d);
+    ASSERT_LE(static_cast<double>(below), d) << d;
+    ASSERT_GE(static_cast<double>(above), d) << d;
+    // Tight: the next float outward would be on the other side.
+    if (std::isfinite(below)) {
+      ASSERT_GT(static_cast<double>(std::nextafter(below, static_cast<float>(inf))), d) << d;
+    }
+    if (std::isfinite(above)) {
+      ASSERT_LT(static_cast<double>(std::nextafter(above, -static_cast<float>(inf))), d) << d;
+    }
+  }
+  EXPECT_EQ(float_below(1e300), std::numeric_limits<float>::max());
+  EXPECT_EQ(float_above(1e300), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(float_below(-1e300), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(float_above(-1e300), -std::numeric_limits<float>::max());
+}
+
+}  // namespace
+}  // namespace kdop
