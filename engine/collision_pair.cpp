@@ -38,19 +38,10 @@ DopPair<K> make_dop_pair(const Mesh& environment, const Mesh& object, const Pair
                     dop_query_for<K>(isa)};
 }
 
-simd::Isa checked_isa(const std::optional<simd::Isa>& wanted) {
-  if (!wanted) return simd::select_isa();
-  for (simd::Isa s : simd::supported_isas()) {
-    if (s == *wanted) return s;
-  }
-  throw std::invalid_argument(std::string("this CPU does not support the ") +
-                              simd::to_string(*wanted) + " ISA");
-}
-
 }  // namespace
 
 CollisionPair::CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config)
-    : bv_(config.bv), isa_(checked_isa(config.isa)), impl_([&]() -> decltype(impl_) {
+    : bv_(config.bv), isa_(simd::resolve_isa(config.isa)), impl_([&]() -> decltype(impl_) {
         switch (config.bv) {
           case BvType::kdop6:
             return make_dop_pair<6>(environment, object, config, isa_);

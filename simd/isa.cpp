@@ -56,4 +56,13 @@ Isa select_isa() {
   throw std::invalid_argument(std::string("KDOP_ISA=") + forced + ": this CPU does not support it");
 }
 
+Isa resolve_isa(const std::optional<Isa>& wanted) {
+  if (!wanted) return select_isa();
+  for (Isa s : supported_isas()) {
+    if (s == *wanted) return s;
+  }
+  throw std::invalid_argument(std::string("this CPU does not support the ") + to_string(*wanted) +
+                              " ISA");
+}
+
 }  // namespace kdop::simd

@@ -29,4 +29,7 @@ std::vector<Isa> supported_isas();
 // KDOP_ISA is not a known name, or names an ISA this CPU cannot run.
 Isa select_isa();
 
+// `wanted` if this CPU supports it (else std::invalid_argument), or select_isa() if none.
+Isa resolve_isa(const std::optional<Isa>& wanted);
+
 }  // namespace kdop::simd

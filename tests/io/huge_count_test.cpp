@@ -9,12 +9,9 @@
 
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
+#include "tests/support/allocation_probe.hpp"
 
-namespace kdop::test {
-// Defined in allocation_probe.cpp.
-void reset_largest_allocation();
-std::size_t largest_allocation();
-}  // namespace kdop::test
+namespace kdop::test {}  // namespace kdop::test
 
 namespace kdop {
 namespace {
@@ -30,7 +27,7 @@ struct Outcome {
 
 Outcome parse(const std::string& bytes, MeshFormat format, const std::string& name) {
   Outcome out;
-  test::reset_largest_allocation();
+  test::reset_allocation_probe();
   try {
     parse_mesh(bytes, format, name);
     ADD_FAILURE() << "no IoError";

@@ -1,0 +1,180 @@
+#include "engine/batch_query.hpp"
+
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+#include "builders/dop_tree.hpp"
+#include "engine/dop_dispatch.hpp"
+#include "engine/dop_query.hpp"
+#include "engine/parallel.hpp"
+
+namespace kdop {
+namespace {
+
+template <int K>
+struct Worker {
+  std::vector<DopQueryScratch<K>> scratch;  // one per object
+  QueryResult result;
+  std::vector<ContactPair> pairs;  // all_contacts: this run's pairs found by this worker
+};
+
+template <int K>
+struct DopBatch {
+  DopTree<K> env;
+  std::vector<FlyingDopTree<K>> objects;
+  DopQueryFn<K> query;
+  std::vector<Worker<K>> workers;
+};
+
+template <int K>
+DopBatch<K> make_batch(const Mesh& environment, const std::vector<const Mesh*>& objects,
+                       const BatchConfig& c, simd::Isa isa, unsigned threads) {
+  DopBatch<K> b{build_dop_tree<K>(environment, c.environment), {}, dop_query_for<K>(isa), {}};
+  for (const Mesh* m : objects) b.objects.push_back(build_flying_dop_tree<K>(*m, c.object));
+  b.workers.resize(threads);
+  for (Worker<K>& w : b.workers) w.scratch.resize(objects.size());
+  return b;
+}
+
+}  // namespace
+
+struct BatchQuery::Impl {
+  BatchConfig config;
+  simd::Isa isa;
+  ParallelRunner runner;
+  std::variant<DopBatch<6>, DopBatch<14>, DopBatch<18>, DopBatch<26>> batch;
+  std::vector<std::uint32_t> pose_worker;  // all_contacts: which worker holds a pose's pairs
+  std::mutex progress_mutex;
+
+  Impl(const Mesh& environment, const std::vector<const Mesh*>& objects, const BatchConfig& c)
+      : config(c),
+        isa(simd::resolve_isa(c.isa)),
+        runner(c.threads),
+        batch([&]() -> decltype(batch) {
+          const unsigned t = runner.threads();
+          switch (c.bv) {
+            case BvType::kdop6:
+              return make_batch<6>(environment, objects, c, isa, t);
+            case BvType::kdop14:
+              return make_batch<14>(environment, objects, c, isa, t);
+            case BvType::kdop18:
+              return make_batch<18>(environment, objects, c, isa, t);
+            case BvType::kdop26:
+              break;
+          }
+          return make_batch<26>(environment, objects, c, isa, t);
+        }()) {}
+
+  template <int K>
+  bool run(DopBatch<K>& b, std::span<const PoseTask> poses, BatchOutput& out,
+           const RunControl& control);
+};
+
+template <int K>
+bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, BatchOutput& out,
+                           const RunControl& control) {
+  using Clock = std::chrono::steady_clock;
+  const QueryMode mode = config.mode;
+  const std::size_t n = poses.size();
+  for (const PoseTask& p : poses) {
+    if (p.object >= b.objects.size()) {
+      throw std::out_of_range("pose refers to object " + std::to_string(p.object) +
+                              " but the batch has " + std::to_string(b.objects.size()));
+    }
+  }
+  out.results.resize(n);
+  out.pairs.clear();
+  if (mode == QueryMode::all_contacts) {
+    pose_worker.resize(n);
+    for (Worker<K>& w : b.workers) w.pairs.clear();
+  }
+  const std::size_t block = config.block_size;
+  const std::size_t blocks = (n + block - 1) / block;
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<bool> stopped{false};
+
+  auto run_block = [&](std::size_t index) {
+    if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed)) {
+      stopped.store(true, std::memory_order_relaxed);
+      return;
+    }
+    const unsigned w = runner.worker_id();
+    Worker<K>& worker = b.workers[w];
+    const std::size_t end = std::min(n, (index + 1) * block);
+    for (std::size_t i = index * block; i < end; ++i) {
+      const PoseTask& task = poses[i];
+      const auto t0 = Clock::now();
+      b.query(b.env, b.objects[task.object], task.pose, mode, worker.scratch[task.object],
+              worker.result);
+      if (mode == QueryMode::all_contacts) sort_contacts(worker.result.pairs);
+      const auto t1 = Clock::now();
+      PoseResult& r = out.results[i];
+      r.collides = worker.result.collides;
+      r.contacts = worker.result.contacts;
+      r.stats = worker.result.stats;
+      r.time_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+      r.has_witness = mode == QueryMode::first_contact && worker.result.collides;
+      r.witness = r.has_witness ? worker.result.pairs[0] : ContactPair{};
+      r.pairs_begin = 0;
+      r.pairs_count = 0;
+      if (mode == QueryMode::all_contacts) {
+        r.pairs_begin = worker.pairs.size();
+        r.pairs_count = worker.result.pairs.size();
+        worker.pairs.insert(worker.pairs.end(), worker.result.pairs.begin(),
+                            worker.result.pairs.end());
+        pose_worker[i] = w;
+      }
+    }
+    const std::uint64_t now = done.fetch_add(end - index * block) + (end - index * block);
+    if (control.progress) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      control.progress(now);
+    }
+  };
+  runner.for_each_index(blocks, run_block);
+  if (stopped.load()) return false;
+
+  if (mode == QueryMode::all_contacts) {
+    for (std::size_t i = 0; i < n; ++i) {
+      PoseResult& r = out.results[i];
+      const auto& from = b.workers[pose_worker[i]].pairs;
+      const auto first = from.begin() + static_cast<std::ptrdiff_t>(r.pairs_begin);
+      r.pairs_begin = out.pairs.size();
+      out.pairs.insert(out.pairs.end(), first, first + static_cast<std::ptrdiff_t>(r.pairs_count));
+    }
+  }
+  return true;
+}
+
+BatchQuery::BatchQuery(const Mesh& environment, const std::vector<const Mesh*>& objects,
+                       const BatchConfig& config) {
+  if (objects.empty()) throw std::invalid_argument("a batch needs at least one object");
+  if (config.block_size == 0) throw std::invalid_argument("block size must be at least 1");
+  impl_ = std::make_unique<Impl>(environment, objects, config);
+}
+
+BatchQuery::~BatchQuery() = default;
+BatchQuery::BatchQuery(BatchQuery&&) noexcept = default;
+BatchQuery& BatchQuery::operator=(BatchQuery&&) noexcept = default;
+
+bool BatchQuery::run(std::span<const PoseTask> poses, BatchOutput& out, const RunControl& control) {
+  return std::visit([&](auto& b) { return impl_->run(b, poses, out, control); }, impl_->batch);
+}
+
+simd::Isa BatchQuery::isa() const {
+  return impl_->isa;
+}
+unsigned BatchQuery::threads() const {
+  return impl_->runner.threads();
+}
+std::size_t BatchQuery::object_count() const {
+  return std::visit([](const auto& b) { return b.objects.size(); }, impl_->batch);
+}
+const BatchConfig& BatchQuery::config() const {
+  return impl_->config;
+}
+
+}  // namespace kdop

@@ -1,0 +1,90 @@
+#pragma once
+// Many poses through the engine: an environment hierarchy and one or more flying objects, built
+// once, then chunks of poses queried on every core. Each chunk is cut into fixed blocks of
+// `block_size` poses; a block is one task on oneTBB's work-stealing scheduler and runs its poses
+// in order on one thread. Blocks never depend on the thread count, so apart from timings the
+// results are identical for any number of threads (and the same as single queries).
+//
+// Per-thread scratch (traversal stack, tumble cache, moved slots, result buffers) is sized on
+// first use and reused: after warm-up, first_contact and count_contacts runs allocate nothing;
+// all_contacts runs only grow the per-thread pair buffers and the output's pair list.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "builders/build_config.hpp"
+#include "engine/bv_type.hpp"
+#include "engine/query.hpp"
+#include "geometry/mesh.hpp"
+#include "geometry/pose.hpp"
+#include "simd/isa.hpp"
+
+namespace kdop {
+
+struct BatchConfig {
+  BvType bv = BvType::kdop18;
+  BuildConfig environment = BuildConfig::environment_defaults();
+  BuildConfig object = BuildConfig::object_defaults();
+  QueryMode mode = QueryMode::first_contact;
+  std::optional<simd::Isa> isa;   // default: simd::select_isa() (the best, or KDOP_ISA)
+  unsigned threads = 0;           // 0: every hardware thread
+  std::uint32_t block_size = 64;  // poses per task
+};
+
+struct PoseTask {
+  std::uint32_t object = 0;  // index into the batch's objects
+  Pose pose;
+};
+
+struct PoseResult {
+  bool collides = false;
+  std::uint64_t contacts = 0;  // first_contact: 0 or 1
+  QueryStats stats;
+  double time_us = 0;        // wall time of this pose's query
+  bool has_witness = false;  // first_contact: the pair reported (engine/dop_query.hpp)
+  ContactPair witness{};
+  std::uint64_t pairs_begin = 0;  // all_contacts: this pose's sorted pairs are
+  std::uint64_t pairs_count = 0;  // BatchOutput::pairs[pairs_begin, pairs_begin + pairs_count)
+};
+
+struct BatchOutput {
+  std::vector<PoseResult> results;  // one per pose, in pose order
+  std::vector<ContactPair> pairs;   // all_contacts only
+};
+
+struct RunControl {
+  const std::atomic<bool>* cancel = nullptr;  // when set, remaining blocks are skipped
+  // Called after each block with the number of poses done so far in this run; one call at a
+  // time, from whichever worker finished the block.
+  std::function<void(std::uint64_t)> progress;
+};
+
+class BatchQuery {
+ public:
+  // Builds every hierarchy. Throws std::invalid_argument for an empty or invalid mesh, no
+  // objects, a zero block size or an ISA this CPU cannot run.
+  BatchQuery(const Mesh& environment, const std::vector<const Mesh*>& objects,
+             const BatchConfig& config);
+  ~BatchQuery();
+  BatchQuery(BatchQuery&&) noexcept;
+  BatchQuery& operator=(BatchQuery&&) noexcept;
+
+  // Queries every pose; returns false (with `out` incomplete) if cancelled. Throws
+  // std::out_of_range for a pose whose object index is not an object of this batch.
+  bool run(std::span<const PoseTask> poses, BatchOutput& out, const RunControl& control = {});
+
+  simd::Isa isa() const;
+  unsigned threads() const;
+  std::size_t object_count() const;
+  const BatchConfig& config() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kdop

@@ -1,0 +1,263 @@
+// Result writers. Rows are formatted into one buffer with std::to_chars (no locale, no
+// iostream formatting state) and handed to the file or stream whenever it fills.
+#include "io/result_file.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
+
+#include "io/io_error.hpp"
+
+namespace kdop {
+namespace {
+
+constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
+std::string errno_text(int error) {
+  return error != 0 ? std::strerror(error) : "unknown error";
+}
+
+void put(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+// time_us with 3 decimals; `missing` for NaN and Inf, which neither format can hold as a number.
+void put_time(std::string& out, double us, std::string_view missing) {
+  if (!std::isfinite(us)) {
+    out += missing;
+    return;
+  }
+  char buf[400];  // DBL_MAX in fixed notation needs 309 digits before the point
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, us, std::chars_format::fixed, 3);
+  out.append(buf, end);
+}
+
+void put_csv_field(std::string& out, std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
+bool is_plain_json(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+  });
+}
+
+void put_json_string(std::string& out, std::string_view s) {
+  // Ids are almost always plain ASCII: copy them; leave escapes and UTF-8 checks to nlohmann.
+  if (is_plain_json(s)) {
+    out += '"';
+    out += s;
+    out += '"';
+    return;
+  }
+  out +=
+      nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+ResultFormat result_format_from_path(const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (extension == ".csv") return ResultFormat::csv;
+  if (extension == ".json") return ResultFormat::json;
+  throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
+                                                  : "unknown extension '" + extension + "'") +
+                                   " (expected .csv or .json)");
+}
+
+// ---- AtomicFileWriter -----------------------------------------------------------------------
+
+AtomicFileWriter::AtomicFileWriter(std::string path)
+    // The pid keeps concurrent writers of the same path from sharing a temporary file.
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+  file_ = std::fopen(tmp_.c_str(), "wb");
+  if (file_ == nullptr) fail("cannot create " + tmp_, errno);
+  // Callers hand over large blocks; a second buffer would only copy them again.
+  std::setvbuf(file_, nullptr, _IONBF, 0);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!committed_) std::remove(tmp_.c_str());
+}
+
+void AtomicFileWriter::write(std::string_view bytes) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+    fail("cannot write " + tmp_, errno);
+  }
+}
+
+void AtomicFileWriter::commit() {
+  // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
+  const bool synced = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const int sync_error = errno;
+  const bool closed = std::fclose(file_) == 0;
+  const int close_error = errno;
+  file_ = nullptr;
+  if (!synced) fail("cannot write " + tmp_, sync_error);
+  if (!closed) fail("cannot write " + tmp_, close_error);
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) fail("cannot rename " + tmp_, errno);
+  committed_ = true;
+}
+
+void AtomicFileWriter::fail(const std::string& what, int error) const {
+  throw IoError::in_file(path_, what + " (" + errno_text(error) + ")");
+}
+
+// ---- ResultWriter ---------------------------------------------------------------------------
+
+ResultWriter::ResultWriter(ResultFormat format, bool with_object_column, bool with_witness_columns)
+    : format_(format), with_object_(with_object_column), with_witness_(with_witness_columns) {}
+
+ResultWriter::ResultWriter(const std::string& path, ResultFormat format, bool with_object_column,
+                           bool with_witness_columns)
+    : ResultWriter(format, with_object_column, with_witness_columns) {
+  if (path.empty()) {
+    stream_ = &std::cout;
+    name_ = "<stdout>";
+  } else {
+    file_ = std::make_unique<AtomicFileWriter>(path);
+    name_ = path;
+  }
+  begin();
+}
+
+ResultWriter::ResultWriter(std::ostream& out, const std::string& name, ResultFormat format,
+                           bool with_object_column, bool with_witness_columns)
+    : ResultWriter(format, with_object_column, with_witness_columns) {
+  stream_ = &out;
+  name_ = name;
+  begin();
+}
+
+ResultWriter::~ResultWriter() = default;
+ResultWriter::ResultWriter(ResultWriter&&) noexcept = default;
+ResultWriter& ResultWriter::operator=(ResultWriter&&) noexcept = default;
+
+void ResultWriter::begin() {
+  buf_.reserve(kFlushBytes + 4096);
+  if (format_ == ResultFormat::json) {
+    buf_ += '[';
+    return;
+  }
+  buf_ += "pose_id,";
+  if (with_object_) buf_ += "object,";
+  buf_ += "collides,contacts,n_v,n_p,n_u,time_us";
+  if (with_witness_) buf_ += ",env_triangle,object_triangle";
+  buf_ += '\n';
+}
+
+void ResultWriter::write(const ResultRow& row) {
+  if (committed_) throw std::logic_error("ResultWriter::write after commit");
+  if (format_ == ResultFormat::csv) {
+    put_csv(row);
+  } else {
+    put_json(row);
+  }
+  ++rows_;
+  if (buf_.size() >= kFlushBytes) flush_buffer();
+}
+
+void ResultWriter::put_csv(const ResultRow& row) {
+  std::string& out = buf_;
+  put_csv_field(out, row.pose_id);
+  out += ',';
+  if (with_object_) {
+    put_csv_field(out, row.object);
+    out += ',';
+  }
+  out += row.collides ? "1," : "0,";
+  for (std::uint64_t v : {row.contacts, row.n_v, row.n_p, row.n_u}) {
+    put(out, v);
+    out += ',';
+  }
+  put_time(out, row.time_us, "");
+  if (with_witness_) {
+    out += ',';
+    if (row.has_witness) put(out, row.witness_env);
+    out += ',';
+    if (row.has_witness) put(out, row.witness_object);
+  }
+  out += '\n';
+}
+
+void ResultWriter::put_json(const ResultRow& row) {
+  std::string& out = buf_;
+  out += rows_ == 0 ? "\n{\"pose_id\":" : ",\n{\"pose_id\":";
+  put_json_string(out, row.pose_id);
+  if (with_object_) {
+    out += ",\"object\":";
+    put_json_string(out, row.object);
+  }
+  out += row.collides ? ",\"collides\":true,\"contacts\":" : ",\"collides\":false,\"contacts\":";
+  put(out, row.contacts);
+  out += ",\"n_v\":";
+  put(out, row.n_v);
+  out += ",\"n_p\":";
+  put(out, row.n_p);
+  out += ",\"n_u\":";
+  put(out, row.n_u);
+  out += ",\"time_us\":";
+  put_time(out, row.time_us, "null");
+  if (with_witness_) {
+    if (row.has_witness) {
+      out += ",\"env_triangle\":";
+      put(out, row.witness_env);
+      out += ",\"object_triangle\":";
+      put(out, row.witness_object);
+    } else {
+      out += ",\"env_triangle\":null,\"object_triangle\":null";
+    }
+  }
+  out += '}';
+}
+
+void ResultWriter::flush_buffer() {
+  if (file_) {
+    file_->write(buf_);
+  } else {
+    errno = 0;
+    stream_->write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    if (!*stream_) throw IoError::in_file(name_, "cannot write (" + errno_text(errno) + ")");
+  }
+  buf_.clear();
+}
+
+void ResultWriter::commit() {
+  if (committed_) throw std::logic_error("ResultWriter::commit called twice");
+  if (format_ == ResultFormat::json) buf_ += rows_ == 0 ? "]\n" : "\n]\n";
+  flush_buffer();
+  if (file_) {
+    file_->commit();
+  } else {
+    errno = 0;
+    stream_->flush();
+    if (!*stream_) throw IoError::in_file(name_, "cannot write (" + errno_text(errno) + ")");
+  }
+  committed_ = true;
+}
+
+}  // namespace kdop
