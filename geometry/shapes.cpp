@@ -1,7 +1,10 @@
 #include "geometry/shapes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
+#include <vector>
 
 namespace kdop {
 
@@ -75,6 +78,133 @@ Mesh make_torus(Vec3 center, double major_radius, double minor_radius, int major
       m.add_triangle(at(i, j), at(i + 1, j), at(i + 1, j + 1));
       m.add_triangle(at(i, j), at(i + 1, j + 1), at(i, j + 1));
     }
+  }
+  return m;
+}
+
+Mesh make_ellipsoid(Vec3 center, Vec3 radii, int slices, int stacks) {
+  Mesh m = make_sphere({0, 0, 0}, 1.0, slices, stacks);
+  // make_sphere puts its poles on z; a cyclic permutation of the axes (a rotation, so triangles
+  // keep facing outward) moves them to the longest axis.
+  const int pole_axis = radii.x >= radii.y && radii.x >= radii.z ? 0 : (radii.y >= radii.z ? 1 : 2);
+  for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+    const double x = m.x[v], y = m.y[v], pole = m.z[v];
+    const Vec3 p = pole_axis == 0   ? Vec3{pole, x, y}
+                   : pole_axis == 1 ? Vec3{y, pole, x}
+                                    : Vec3{x, y, pole};
+    m.x[v] = center.x + radii.x * p.x;
+    m.y[v] = center.y + radii.y * p.y;
+    m.z[v] = center.z + radii.z * p.z;
+  }
+  return m;
+}
+
+namespace {
+
+Vec3 vertex(const Mesh& m, std::uint32_t i) {
+  return {m.x[i], m.y[i], m.z[i]};
+}
+
+// Adds triangle (i, j, k) facing away from `inside`, a point from which the part is star-shaped.
+void add_outward(Mesh& m, std::uint32_t i, std::uint32_t j, std::uint32_t k, Vec3 inside) {
+  const Vec3 p = vertex(m, i);
+  if (dot(cross(vertex(m, j) - p, vertex(m, k) - p), p - inside) < 0) std::swap(j, k);
+  m.add_triangle(i, j, k);
+}
+
+// The quad p q r s (in order around it) as two outward triangles sharing the diagonal p r.
+void add_outward_quad(Mesh& m, std::uint32_t p, std::uint32_t q, std::uint32_t r, std::uint32_t s,
+                      Vec3 inside) {
+  add_outward(m, p, q, r, inside);
+  add_outward(m, p, r, s, inside);
+}
+
+}  // namespace
+
+Mesh make_axe(int edge_segments) {
+  Mesh m;
+  // Handle: the box [-0.05, 0.05] x [-0.035, 0.035] x [-0.7, 0.55], corner i at bits (x, y, z).
+  const Vec3 lo{-0.05, -0.035, -0.7}, hi{0.05, 0.035, 0.55};
+  for (int i = 0; i < 8; ++i) {
+    m.add_vertex((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+  }
+  const Vec3 handle_inside = 0.5 * (lo + hi);
+  const std::uint32_t faces[6][4] = {{0, 1, 3, 2}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                                     {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 3, 7, 5}};
+  for (const auto& f : faces) add_outward_quad(m, f[0], f[1], f[2], f[3], handle_inside);
+
+  // Blade: cross-sections at heights along u in [-1, 1], each a triangle: a back edge in the
+  // handle's mid-plane x = 0 (0.06 thick, 0.16 tall overall) and a point of the cutting edge,
+  // which flares to 0.4 tall and bulges to x = 0.47 in the middle, like an axe's bit.
+  const double zc = 0.4;
+  const Vec3 blade_inside{0.15, 0, zc};
+  std::vector<std::uint32_t> back_pos, back_neg, edge;
+  for (int i = 0; i <= edge_segments; ++i) {
+    const double u = -1 + 2.0 * i / edge_segments;
+    back_pos.push_back(m.add_vertex(0, 0.03, zc + 0.08 * u));
+    back_neg.push_back(m.add_vertex(0, -0.03, zc + 0.08 * u));
+    edge.push_back(m.add_vertex(0.06 + 0.41 * (1 - 0.3 * u * u), 0, zc + 0.2 * u));
+  }
+  for (int i = 0; i < edge_segments; ++i) {
+    add_outward_quad(m, back_pos[i], back_pos[i + 1], back_neg[i + 1], back_neg[i], blade_inside);
+    add_outward_quad(m, back_pos[i], back_pos[i + 1], edge[i + 1], edge[i], blade_inside);
+    add_outward_quad(m, back_neg[i], back_neg[i + 1], edge[i + 1], edge[i], blade_inside);
+  }
+  const auto last = static_cast<std::size_t>(edge_segments);
+  add_outward(m, back_pos[0], back_neg[0], edge[0], blade_inside);
+  add_outward(m, back_pos[last], back_neg[last], edge[last], blade_inside);
+  return m;
+}
+
+namespace {
+
+// One ellipsoid part of the airplane, in units of its length: rotated by `yaw` about z, then
+// `pitch` about y (about its own centre), tessellated into about `triangles` nearly isotropic
+// triangles (more rings along the long axis of a slender part).
+Mesh airplane_part(double length, Vec3 center, Vec3 radii, double yaw, double pitch,
+                   int triangles) {
+  const double longest = std::fmax(radii.x, std::fmax(radii.y, radii.z));
+  const double others = (radii.x + radii.y + radii.z - longest) / 2;
+  const double aspect = std::clamp(longest / (2 * others), 0.5, 8.0);
+  const int rows = std::max(2, static_cast<int>(std::lround(std::sqrt(triangles * aspect / 2))));
+  const int slices = std::max(4, static_cast<int>(std::lround(triangles / (2.0 * rows))));
+  Mesh m = make_ellipsoid({0, 0, 0}, length * radii, slices, rows + 1);
+  const double cy = std::cos(yaw), sy = std::sin(yaw), cp = std::cos(pitch), sp = std::sin(pitch);
+  for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+    const double x1 = cy * m.x[v] - sy * m.y[v], y1 = sy * m.x[v] + cy * m.y[v];
+    const double x2 = cp * x1 + sp * m.z[v], z2 = -sp * x1 + cp * m.z[v];
+    m.x[v] = length * center.x + x2;
+    m.y[v] = length * center.y + y1;
+    m.z[v] = length * center.z + z2;
+  }
+  return m;
+}
+
+}  // namespace
+
+Mesh make_airplane(double length, int triangles) {
+  struct Part {
+    Vec3 center, radii;  // in units of the length
+    double yaw, pitch;   // radians
+    double share;        // of the triangles (the shares add up to 1)
+  };
+  // Positive yaw sweeps a +y wing back (its tip to -x); negative pitch leans the fin back.
+  const Part parts[] = {
+      {{0, 0, 0}, {0.5, 0.045, 0.05}, 0, 0, 0.38},               // fuselage
+      {{-0.04, 0.2, -0.025}, {0.07, 0.23, 0.01}, 0.5, 0, 0.16},  // wings
+      {{-0.04, -0.2, -0.025}, {0.07, 0.23, 0.01}, -0.5, 0, 0.16},
+      {{-0.42, 0.075, 0.015}, {0.035, 0.085, 0.006}, 0.6, 0, 0.05},  // stabilizers
+      {{-0.42, -0.075, 0.015}, {0.035, 0.085, 0.006}, -0.6, 0, 0.05},
+      {{-0.4, 0, 0.085}, {0.065, 0.006, 0.09}, 0, -0.5, 0.08},    // fin
+      {{0.03, 0.12, -0.055}, {0.045, 0.016, 0.016}, 0, 0, 0.03},  // engines
+      {{0.03, -0.12, -0.055}, {0.045, 0.016, 0.016}, 0, 0, 0.03},
+      {{-0.05, 0.26, -0.05}, {0.045, 0.016, 0.016}, 0, 0, 0.03},
+      {{-0.05, -0.26, -0.05}, {0.045, 0.016, 0.016}, 0, 0, 0.03},
+  };
+  Mesh m;
+  for (const Part& p : parts) {
+    const int budget = static_cast<int>(std::lround(p.share * triangles));
+    append_mesh(m, airplane_part(length, p.center, p.radii, p.yaw, p.pitch, budget));
   }
   return m;
 }

@@ -25,6 +25,25 @@ Mesh make_stalagmites(Vec3 box_lo, Vec3 box_hi, int count, int segments, std::ui
 // `count` random tetrahedra (4 triangles each) of edge length about `size` in the box.
 Mesh make_tetrahedra(Vec3 box_lo, Vec3 box_hi, int count, double size, std::uint64_t seed);
 
+// Ellipsoid with semi-axes `radii` along x, y and z: a latitude-longitude sphere whose poles lie
+// on the longest axis, so the rings wrap the long direction. Closed, triangles facing outward;
+// 2 * slices * (stacks - 1) triangles.
+Mesh make_ellipsoid(Vec3 center, Vec3 radii, int slices, int stacks);
+
+// A closed axe-like polyhedron, like the k-DOP paper's "Swept" object (section 5.1): a box handle
+// along z (z from -0.7 to 0.55) and a wedge blade along +x at the top, 0.06 thick at the handle and
+// sharp at its cutting edge, an arc of `edge_segments` segments reaching x = 0.47. Two closed
+// parts with outward triangles, overlapping where the blade enters the handle;
+// 14 + 6 * edge_segments triangles.
+Mesh make_axe(int edge_segments);
+
+// A closed airplane-like model, like the paper's 747 (section 5.2): an ellipsoidal fuselage of
+// `length` along x (nose at +x, centred at the origin), swept wings along y, two stabilizers, a
+// fin up z and four engines, each a closed ellipsoid with outward triangles (they overlap where
+// they join). About `triangles` triangles: within 3% from 1,500 up; each of the 10 parts keeps
+// at least 16.
+Mesh make_airplane(double length, int triangles);
+
 // Appends `part` to `mesh` (indices shifted).
 void append_mesh(Mesh& mesh, const Mesh& part);
 

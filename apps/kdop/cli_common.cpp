@@ -1,9 +1,16 @@
 #include "apps/kdop/cli_common.hpp"
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <array>
+#include <atomic>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <iostream>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "io/mesh_writer.hpp"
@@ -11,10 +18,29 @@
 namespace kdop::cli {
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;  // the one flag a signal handler may set
+// Interrupts (SIGINT, SIGTERM) are taken by one watcher thread instead of a signal handler, so
+// that they are seen even while the main thread is blocked reading a pipe: it sets this flag
+// (long-running commands poll it and stop cleanly, exit 130), and if the command has not ended
+// 2 seconds later it removes the temporary files of the registered outputs and exits 130.
+// Process-wide by nature: a signal belongs to the process.
+std::atomic<bool> g_interrupted{false};
+std::mutex g_outputs_mutex;
+std::vector<std::string> g_outputs;
 
-extern "C" void on_interrupt(int) {
-  g_interrupted = 1;
+void watch_interrupts(sigset_t signals) {
+  int signal_number = 0;
+  if (sigwait(&signals, &signal_number) != 0) return;
+  g_interrupted.store(true);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  {
+    std::lock_guard<std::mutex> lock(g_outputs_mutex);
+    for (const std::string& path : g_outputs) {
+      ::unlink((path + ".tmp." + std::to_string(::getpid())).c_str());
+    }
+  }
+  const char message[] = "kdop: interrupted\n";
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof message - 1);
+  ::_exit(kExitInterrupted);
 }
 
 std::vector<double> parse_numbers(const std::string& option, const std::string& text,
@@ -72,16 +98,36 @@ void emit(const std::string& text, const std::string& path) {
   if (path.empty()) {
     std::cout << text << std::flush;
   } else {
+    register_output_file(path);
     write_file_atomic(path, text);
   }
 }
 
 bool interrupted() {
-  return g_interrupted != 0;
+  return g_interrupted.load(std::memory_order_relaxed);
+}
+
+void register_output_file(const std::string& path) {
+  std::lock_guard<std::mutex> lock(g_outputs_mutex);
+  g_outputs.push_back(path);
+}
+
+const std::atomic<bool>& interrupt_flag() {
+  return g_interrupted;
 }
 
 void install_interrupt_handler() {
-  std::signal(SIGINT, on_interrupt);
+  // Default dispositions first: a background job starts with SIGINT ignored, and an ignored
+  // signal is discarded even while blocked. Then block both in this thread and every thread
+  // started later (oneTBB's workers), so only the watcher receives them.
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::thread(watch_interrupts, signals).detach();
 }
 
 }  // namespace kdop::cli

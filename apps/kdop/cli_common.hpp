@@ -1,5 +1,6 @@
 #pragma once
 // What every kdop command shares: exit codes, option parsing helpers, output.
+#include <atomic>
 #include <csignal>
 #include <stdexcept>
 #include <string>
@@ -28,8 +29,13 @@ Pose parse_matrix_option(const std::string& text);
 // Writes `text` to stdout, or atomically to `path` when it is not empty.
 void emit(const std::string& text, const std::string& path);
 
-// Set by the SIGINT handler; long-running commands poll it and exit with kExitInterrupted.
+// Set when SIGINT or SIGTERM arrives; long-running commands poll it and exit with
+// kExitInterrupted. install_interrupt_handler() must run before any other thread starts.
 bool interrupted();
+const std::atomic<bool>& interrupt_flag();  // for RunControl::cancel
 void install_interrupt_handler();
+// An output file written atomically (path + ".tmp.<pid>", then renamed): its temporary is
+// removed if an interrupt has to end the process while the command is stuck.
+void register_output_file(const std::string& path);
 
 }  // namespace kdop::cli

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kdop::cli {
 
@@ -31,6 +32,19 @@ struct DemoArgs {
   bool json = false;
   BuildOptions build;
 };
+
+struct BatchArgs {
+  std::string env, poses, out, pairs;
+  std::vector<std::string> objects;
+  unsigned threads = 0;
+  std::string mode = "first";
+  std::size_t chunk = 16384;
+  bool quiet = false;
+  BuildOptions build;
+};
+
+CLI::App* add_batch_command(CLI::App& app, BatchArgs& args);
+int run_batch(const BatchArgs& args);
 
 CLI::App* add_check_command(CLI::App& app, CheckArgs& args);
 int run_check(const CheckArgs& args);

@@ -7,6 +7,7 @@
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
 #include "io/io_error.hpp"
+#include "simd/isa.hpp"
 
 int main(int argc, char** argv) {
   using namespace kdop::cli;
@@ -15,10 +16,25 @@ int main(int argc, char** argv) {
       "Exit codes: 0 nothing found, 1 contact, 2 usage or input error, 3 internal error, "
       "130 interrupted."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("kdop 0.1.0"));
+  app.set_version_flag("--version", [] {
+    std::string supported;
+    for (kdop::simd::Isa isa : kdop::simd::supported_isas()) {
+      supported += std::string(supported.empty() ? "" : " ") + kdop::simd::to_string(isa);
+    }
+    std::string in_use;
+    try {
+      in_use = kdop::simd::to_string(kdop::simd::select_isa());
+    } catch (const std::invalid_argument& e) {
+      in_use = std::string("none (") + e.what() + ")";
+    }
+    return "kdop 0.1.0\nISA in use: " + in_use + " (this CPU supports: " + supported +
+           "; KDOP_ISA=scalar|sse4|avx2|avx512 forces one)";
+  });
+  BatchArgs batch;
   CheckArgs check;
   DemoArgs demo;
   CLI::App* check_cmd = add_check_command(app, check);
+  CLI::App* batch_cmd = add_batch_command(app, batch);
   CLI::App* demo_cmd = add_demo_command(app, demo);
   try {
     app.parse(argc, argv);
@@ -34,7 +50,13 @@ int main(int argc, char** argv) {
   }
   install_interrupt_handler();
   try {
+    try {
+      kdop::simd::select_isa();  // a bad KDOP_ISA is the user's error, said before any work
+    } catch (const std::invalid_argument& e) {
+      throw InputError(e.what());
+    }
     if (check_cmd->parsed()) return run_check(check);
+    if (batch_cmd->parsed()) return run_batch(batch);
     if (demo_cmd->parsed()) return run_demo(demo);
   } catch (const InputError& e) {
     std::cerr << "kdop: " << e.what() << "\n";

@@ -149,6 +149,88 @@ check "missing env" 2 "$kdop" check --object cube.obj
 check "unknown flag" 2 "$kdop" check --env cube.obj --object cube.obj --frobnicate
 check "no command" 2 "$kdop"
 
+# kdop batch: pose files in, results out.
+{
+  echo "pose_id,tx,ty,tz,qw,qx,qy,qz"
+  echo "apart,2,0,0,1,0,0,0"
+  echo "overlap,0.5,0.5,0.5,1,0,0,0"
+  echo "touch,1,0,0,1,0,0,0"
+  echo "turned,0.5,0.25,0.125,0.9,0.1,0.3,-0.2"
+} >poses.csv
+check "batch finds contacts" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out results.csv -q
+expect "batch csv header" test "$(head -1 results.csv)" = "pose_id,collides,contacts,n_v,n_p,n_u,time_us,env_triangle,object_triangle"
+expect "batch rows in order" test "$(cut -d, -f1,2 results.csv | tail -4 | tr '\n' ' ')" = "apart,0 overlap,1 touch,1 turned,1 "
+check "batch all json" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --out results.json --pairs pairs.csv
+expect "batch json parses" python3 -c "import json; r=json.load(open('results.json')); assert [x['pose_id'] for x in r]==['apart','overlap','touch','turned']; assert r[0]['collides'] is False and r[1]['contacts']>0"
+expect "batch pairs file" test "$(grep -c '^overlap,' pairs.csv)" -eq "$(python3 -c "import json; print(json.load(open('results.json'))[1]['contacts'])")"
+expect "batch summary on stderr" grep -q "4 poses, 3 colliding" err.txt
+check "batch all equals check all-contacts" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,0.9,0.1,0.3,-0.2 --all-contacts --json
+expect "batch pairs = check pairs" test "$(python3 -c "import json; print(json.load(open('out.txt'))['contacts'])")" -eq "$(grep -c '^turned,' pairs.csv)"
+check "batch count mode" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode count -q
+expect "batch to stdout" grep -q "^overlap,1," out.txt
+check "batch stdin" 1 sh -c "cat poses.csv | '$kdop' batch --env cube.obj --object cube.obj --poses - -q"
+expect "batch stdin rows" test "$(wc -l <out.txt)" -eq 5
+check "batch threads 1" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --threads 1 --out r1.csv -q
+check "batch threads 3" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --threads 3 --out r3.csv -q
+expect "batch same for any thread count" test "$(cut -d, -f1-6,8,9 r1.csv)" = "$(cut -d, -f1-6,8,9 r3.csv)"
+{
+  echo "pose_id,object,tx,ty,tz,qw,qx,qy,qz"
+  echo "a,big,2,0,0,1,0,0,0"
+  echo "b,small,0.3,0.3,0.3,1,0,0,0"
+  echo "c,small,0.95,0.3,0.3,1,0,0,0"
+} >two.csv
+check "batch two objects" 1 "$kdop" batch --env cube.obj --object big=cube.obj --object small=small.obj --poses two.csv --out two_results.csv -q
+expect "batch object column" test "$(cut -d, -f1-3 two_results.csv | tail -3 | tr '\n' ' ')" = "a,big,0 b,small,0 c,small,1 "
+python3 - <<'PY'
+import struct
+rows = [(2, 0, 0, 1, 0, 0, 0), (0.5, 0.5, 0.5, 1, 0, 0, 0)]
+header = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 7), }"
+header += " " * (64 - 10 - len(header) - 1) + "\n"
+with open("poses.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    for r in rows:
+        f.write(struct.pack("<7d", *r))
+PY
+check "batch npy" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.npy -q
+expect "batch npy ids are rows" test "$(cut -d, -f1,2 out.txt | tail -2 | tr '\n' ' ')" = "0,0 1,1 "
+
+# Batch errors: exit 2, one line, no output file.
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nok,0,0,0,1,0,0,0\nbad,0,0,0,0,0,0,0\n' >zero_q.csv
+check "batch zero quaternion" 2 "$kdop" batch --env cube.obj --object cube.obj --poses zero_q.csv --out never.csv
+expect "batch zero quaternion names line 3" grep -q "zero_q.csv: line 3" err.txt
+expect "batch no partial output" test ! -e never.csv
+printf 'pose_id,tx,ty,tz,qw,qx\n' >short_header.csv
+check "batch missing column" 2 "$kdop" batch --env cube.obj --object cube.obj --poses short_header.csv
+expect "batch missing column named" grep -q "qy" err.txt
+check "batch unknown object" 2 "$kdop" batch --env cube.obj --object big=cube.obj --object small=small.obj --poses poses.csv
+check "batch bad mode" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode most
+check "batch pairs without all" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --pairs p.csv
+check "batch bad out extension" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out r.txt
+check "bad KDOP_ISA" 2 env KDOP_ISA=mmx "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv
+check "batch help" 0 "$kdop" batch --help
+for flag in --env --object --poses --threads --mode --bv --out --pairs --chunk --quiet; do
+  expect "batch help mentions $flag" grep -q -- "$flag" out.txt
+done
+
+# Ctrl-C: exit 130 and no output file, even mid-run. The poses come through a FIFO this script
+# holds open, so kdop is certainly still running (waiting for more poses) when the signal comes.
+rm -f fifo_poses.csv && mkfifo fifo_poses.csv
+"$kdop" batch --env cube.obj --object cube.obj --poses fifo_poses.csv --chunk 1 --out interrupted.csv -q 2>err.txt &
+pid=$!
+# Read-write, so opening never blocks (Linux), even if kdop has already died.
+exec 3<>fifo_poses.csv
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\n1,0.5,0.5,0.5,1,0,0,0\n2,3,0,0,1,0,0,0\n' >&3
+sleep 0.3
+kill -INT $pid
+wait $pid
+code=$?
+exec 3>&-
+expect "interrupt exits 130" test $code -eq 130
+expect "interrupt leaves no output" test -z "$(ls interrupted.csv* 2>/dev/null)"
+expect "interrupt says so" grep -q "interrupted" err.txt
+check "version names the ISA" 0 "$kdop" --version
+expect "version ISA line" grep -q "ISA in use:" out.txt
+
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help

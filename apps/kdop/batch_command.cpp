@@ -1,0 +1,237 @@
+// kdop batch: one environment, one or more objects, many poses from a file or standard input;
+// results per pose to CSV or JSON, streamed in pose order.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "apps/kdop/cli_common.hpp"
+#include "apps/kdop/commands.hpp"
+#include "apps/kdop/pair_config.hpp"
+#include "engine/batch_query.hpp"
+#include "io/io_error.hpp"
+#include "io/mesh_reader.hpp"
+#include "io/pose_file.hpp"
+#include "io/result_file.hpp"
+
+namespace kdop::cli {
+
+CLI::App* add_batch_command(CLI::App& app, BatchArgs& args) {
+  CLI::App* cmd = app.add_subcommand(
+      "batch",
+      "Many poses of one or more objects against one environment. Results per pose (CSV or "
+      "JSON) in pose order; a summary on stderr. Exit 0: no pose collides, 1: some pose "
+      "collides, 2: usage or input error, 3: internal error, 130: interrupted (no output file).");
+  cmd->add_option("--env", args.env, "Environment mesh (STL, OBJ, PLY, OFF); stays at identity")
+      ->required();
+  cmd->add_option("--object", args.objects,
+                  "Moving object mesh, or NAME=FILE; repeat for several objects (the pose file "
+                  "then needs an `object` column naming them)")
+      ->required();
+  cmd->add_option("--poses", args.poses,
+                  "Pose file: CSV with header pose_id,tx,ty,tz,qw,qx,qy,qz[,object] (Hamilton "
+                  "quaternion, scalar first, normalized) or NumPy .npy (N x 7 float64 in that "
+                  "order, or N x 4 x 4 matrices); - reads CSV from standard input")
+      ->required();
+  cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1024u));
+  cmd->add_option("--mode", args.mode,
+                  "first: stop at the first contact of each pose (report it as the witness); "
+                  "all: every intersecting pair; count: count every pair, store none")
+      ->capture_default_str();
+  add_build_options(*cmd, args.build);
+  cmd->add_option("--out,-o", args.out,
+                  "Results file, .csv or .json (written atomically); default: CSV on stdout");
+  cmd->add_option("--pairs", args.pairs,
+                  "With --mode all: also write every intersecting pair to this CSV "
+                  "(pose_id,[object,]env_triangle,object_triangle)");
+  cmd->add_option("--chunk", args.chunk, "Poses read, queried and written per step")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 10000000u));
+  cmd->add_flag("--quiet,-q", args.quiet, "No progress and no summary on stderr");
+  return cmd;
+}
+
+namespace {
+
+struct NamedObject {
+  std::string name, file;
+};
+
+// "NAME=FILE", or a plain file named after its stem.
+NamedObject parse_object(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq != std::string::npos && eq > 0 && eq + 1 < text.size() &&
+      text.find('/') > eq) {  // a '=' inside a directory name is part of the path
+    return {text.substr(0, eq), text.substr(eq + 1)};
+  }
+  std::string stem = text.substr(text.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.find_last_of('.'));
+  return {stem.empty() ? text : stem, text};
+}
+
+QueryMode parse_mode(const std::string& mode) {
+  if (mode == "first") return QueryMode::first_contact;
+  if (mode == "all") return QueryMode::all_contacts;
+  if (mode == "count") return QueryMode::count_contacts;
+  throw InputError("--mode: expected first, all or count, got '" + mode + "'");
+}
+
+// A one-line progress display on a terminal, at most ten updates a second.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) == 1) {}
+  void update(std::uint64_t poses, double seconds) {
+    if (!enabled_ || seconds - last_ < 0.1) return;
+    last_ = seconds;
+    std::fprintf(stderr, "\rkdop batch: %llu poses, %.0f poses/s   ",
+                 static_cast<unsigned long long>(poses), poses / std::max(seconds, 1e-9));
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_ && last_ > 0) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  bool enabled_;
+  double last_ = 0;
+};
+
+}  // namespace
+
+int run_batch(const BatchArgs& args) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  PairConfig pair_config = make_pair_config(args.build);
+  BatchConfig config;
+  config.bv = pair_config.bv;
+  config.environment = pair_config.environment;
+  config.object = pair_config.object;
+  config.mode = parse_mode(args.mode);
+  config.threads = args.threads;
+  if (!args.pairs.empty() && config.mode != QueryMode::all_contacts) {
+    throw InputError("--pairs needs --mode all");
+  }
+
+  std::vector<NamedObject> named;
+  for (const std::string& o : args.objects) named.push_back(parse_object(o));
+  std::vector<std::string> names;
+  for (const NamedObject& o : named) {
+    for (const std::string& n : names) {
+      if (n == o.name) throw InputError("--object: two objects are named '" + o.name + "'");
+    }
+    names.push_back(o.name);
+  }
+  // Open the inputs (and check the pose file's header) before any work.
+  PoseReader reader(args.poses, names);
+  const ResultFormat format =
+      args.out.empty() ? ResultFormat::csv : result_format_from_path(args.out);
+  const Mesh env = read_mesh(args.env);
+  std::vector<Mesh> meshes;
+  for (const NamedObject& o : named) meshes.push_back(read_mesh(o.file));
+  std::vector<const Mesh*> objects;
+  for (const Mesh& m : meshes) objects.push_back(&m);
+
+  const auto b0 = Clock::now();
+  BatchQuery batch(env, objects, config);
+  const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
+
+  const bool several = names.size() > 1;
+  if (!args.out.empty()) register_output_file(args.out);
+  if (!args.pairs.empty()) register_output_file(args.pairs);
+  ResultWriter writer(args.out, format, several, config.mode == QueryMode::first_contact);
+  std::unique_ptr<AtomicFileWriter> pairs_file;
+  if (!args.pairs.empty()) {
+    pairs_file = std::make_unique<AtomicFileWriter>(args.pairs);
+    pairs_file->write(several ? "pose_id,object,env_triangle,object_triangle\n"
+                              : "pose_id,env_triangle,object_triangle\n");
+  }
+
+  std::vector<PoseRecord> records;
+  std::vector<PoseTask> tasks;
+  BatchOutput out;
+  ProgressLine progress(!args.quiet);
+  std::uint64_t poses = 0, colliding = 0, contacts = 0;
+  double sum_v = 0, sum_p = 0, sum_u = 0, query_seconds = 0;
+  RunControl control;
+  control.cancel = &interrupt_flag();
+  const auto q0 = Clock::now();
+  std::uint64_t before_chunk = 0;
+  control.progress = [&](std::uint64_t done) {
+    progress.update(before_chunk + done, std::chrono::duration<double>(Clock::now() - q0).count());
+  };
+  std::string line;
+  while (reader.next_chunk(records, args.chunk)) {
+    tasks.resize(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+      tasks[i] = {records[i].object, records[i].pose};
+    before_chunk = poses;
+    if (!batch.run(tasks, out, control) || interrupted()) {
+      progress.finish();
+      std::cerr << "kdop batch: interrupted after " << poses << " poses; no output written\n";
+      return kExitInterrupted;
+    }
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const PoseResult& r = out.results[i];
+      ResultRow row;
+      row.pose_id = records[i].pose_id;
+      row.object = names[records[i].object];
+      row.collides = r.collides;
+      row.contacts = r.contacts;
+      row.n_v = r.stats.n_v;
+      row.n_p = r.stats.n_p;
+      row.n_u = r.stats.n_u;
+      row.time_us = r.time_us;
+      row.has_witness = r.has_witness;
+      row.witness_env = r.witness.env_triangle;
+      row.witness_object = r.witness.object_triangle;
+      writer.write(row);
+      if (pairs_file) {
+        for (std::uint64_t k = 0; k < r.pairs_count; ++k) {
+          const ContactPair& p = out.pairs[r.pairs_begin + k];
+          line = records[i].pose_id + (several ? "," + names[records[i].object] : "") + "," +
+                 std::to_string(p.env_triangle) + "," + std::to_string(p.object_triangle) + "\n";
+          pairs_file->write(line);
+        }
+      }
+      colliding += r.collides;
+      contacts += r.contacts;
+      sum_v += static_cast<double>(r.stats.n_v);
+      sum_p += static_cast<double>(r.stats.n_p);
+      sum_u += static_cast<double>(r.stats.n_u);
+      query_seconds += r.time_us * 1e-6;
+    }
+    poses += records.size();
+  }
+  const double wall = std::chrono::duration<double>(Clock::now() - q0).count();
+  if (interrupted()) {  // an interrupted read may have looked like the end of the input
+    progress.finish();
+    std::cerr << "kdop batch: interrupted after " << poses << " poses; no output written\n";
+    return kExitInterrupted;
+  }
+  writer.commit();
+  if (pairs_file) pairs_file->commit();
+  progress.finish();
+  if (!args.quiet) {
+    const double n = poses > 0 ? static_cast<double>(poses) : 1.0;
+    char summary[512];
+    std::snprintf(
+        summary, sizeof summary,
+        "kdop batch: %llu poses, %llu colliding, %llu contacts (mode %s), %.0f poses/s "
+        "on %u threads (%s, %s); build %.1f ms; mean query %.2f us; mean N_v %.1f, "
+        "N_p %.1f, N_u %.1f; total %.2f s\n",
+        static_cast<unsigned long long>(poses), static_cast<unsigned long long>(colliding),
+        static_cast<unsigned long long>(contacts), args.mode.c_str(), poses / std::max(wall, 1e-9),
+        batch.threads(), to_string(config.bv), simd::to_string(batch.isa()), build_ms,
+        1e6 * query_seconds / n, sum_v / n, sum_p / n, sum_u / n,
+        std::chrono::duration<double>(Clock::now() - start).count());
+    std::cerr << summary;
+  }
+  return colliding > 0 ? kExitFinding : kExitClear;
+}
+
+}  // namespace kdop::cli
