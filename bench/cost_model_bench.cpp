@@ -144,7 +144,12 @@ SlabPairs<K> collect_slab_pairs() {
       return simd::slab_overlap<simd::ScalarArch, DopShape<K>::lanes>(eb, fb);
     };
     auto leaf_pairs = [](std::uint32_t, std::uint32_t) { return false; };  // visit everything
-    traverse_trees(env.topology, fly_topo, stack.data(), overlap, leaf_pairs, n_v);
+    auto always = [](std::uint32_t, std::uint32_t) { return true; };       // Algorithm 1
+    auto ignore = [](std::uint32_t, bool) {};
+    std::uint32_t size = 1;
+    stack[0] = {0, 0};
+    traverse_trees(env.topology, fly_topo, stack.data(), size, overlap, leaf_pairs, always, ignore,
+                   n_v, ~std::uint64_t{0});
   }
 
   SlabPairs<K> out;

@@ -129,6 +129,18 @@ DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
   t.topology = encode_topology(b);
   t.triangles = gather_leaf_triangles(mesh, b.order);
   t.bounds = encode_bounds<K>(t.topology, t.triangles);
+  constexpr auto dirs = DopShape<K>::directions();
+  t.size.resize(t.topology.node_count());
+  for (std::uint32_t n = 0; n < t.topology.node_count(); ++n) {
+    const float* b = t.node_bounds(n);
+    float widest = 0;
+    for (int j = 0; j < DopShape<K>::slabs; ++j) {
+      const float length = std::sqrt(static_cast<float>(
+          dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z));
+      widest = std::max(widest, (b[DopShape<K>::lanes + j] - b[j]) / length);
+    }
+    t.size[n] = widest;
+  }
   return t;
 }
 
@@ -162,6 +174,13 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
     f.vertex_extent = std::max(f.vertex_extent, largest * (1 + float_rounding));
   }
   f.floats = leaf_floats(f.tree.triangles);
+  for (std::uint32_t n = 0; n < nodes; ++n) {
+    const float* b = f.tree.node_bounds(n);
+    for (int j = 0; j < Shape::slabs; ++j) {
+      f.bound_extent = std::max(
+          {f.bound_extent, std::fabs(double{b[j]}), std::fabs(double{b[Shape::lanes + j]})});
+    }
+  }
   const std::vector<Vec3> corners = referenced_corners(mesh);
   for (const Vec3& p : corners) f.corner_radius = std::max(f.corner_radius, norm(p));
   f.corner_radius *= 1 + 0x1p-50;  // norm() is off by a few ulps at most

@@ -10,6 +10,7 @@
 // A flying hierarchy additionally stores, per node, the vertices of its (float) DOP, found once
 // here, so tumbling by the approximation method (section 4.1, method II) only transforms them;
 // and the convex hull of all the object's corners, for the exact root (method I).
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,10 @@ template <int K>
 struct DopTree {
   TreeTopology topology;
   std::vector<float> bounds;  // DopShape<K>::floats per node
+  // A node's size for choosing which node to descend: its widest slab, (hi_j - lo_j) / |n_j|.
+  // Unchanged by rotation up to the DOP's own approximation, so the flying tree's stored sizes
+  // compare with the environment's at any pose.
+  std::vector<float> size;
   LeafTriangles triangles;
 
   const float* node_bounds(std::uint32_t n) const {
@@ -47,9 +52,44 @@ struct FlyingDopTree {
   double vertex_extent = 0;
   LeafFloats floats;         // the leaf triangles' float copies for the prefilter
   double corner_radius = 0;  // largest |p| over the object's corners (object frame), rounded up
+  double bound_extent = 0;   // largest |lo| or |hi| over every node's float DOP
   HullGraph root_hull;       // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;
 };
+
+// Bytes held by a hierarchy: topology, bounds, leaf triangles (and for a flying one its DOP
+// vertices, float copies and root hull), counted from the arrays' sizes.
+template <class T>
+std::size_t vector_bytes(const std::vector<T>& v) {
+  return v.size() * sizeof(T);
+}
+
+template <int K>
+std::size_t memory_bytes(const DopTree<K>& t) {
+  std::size_t bytes = vector_bytes(t.topology.child_or_first) +
+                      vector_bytes(t.topology.leaf_count) + vector_bytes(t.bounds) +
+                      vector_bytes(t.triangles.original);
+  for (int c = 0; c < 3; ++c) {
+    bytes += vector_bytes(t.triangles.x[c]) + vector_bytes(t.triangles.y[c]) +
+             vector_bytes(t.triangles.z[c]);
+  }
+  return bytes;
+}
+
+template <int K>
+std::size_t memory_bytes(const FlyingDopTree<K>& f) {
+  std::size_t bytes = memory_bytes(f.tree) + vector_bytes(f.vertex_first) + vector_bytes(f.vx) +
+                      vector_bytes(f.vy) + vector_bytes(f.vz) + vector_bytes(f.root_hull.points) +
+                      vector_bytes(f.root_hull.first_edge) + vector_bytes(f.root_hull.edges) +
+                      vector_bytes(f.root_starts.vertex);
+  for (int a = 0; a < 3; ++a) {
+    for (const auto* v :
+         {&f.floats.lo[a], &f.floats.hi[a], &f.floats.x[a], &f.floats.y[a], &f.floats.z[a]}) {
+      bytes += vector_bytes(*v);
+    }
+  }
+  return bytes;
+}
 
 // Throws std::invalid_argument for an empty or invalid mesh (see build_topdown).
 template <int K>

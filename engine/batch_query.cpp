@@ -78,6 +78,8 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
                            const RunControl& control) {
   using Clock = std::chrono::steady_clock;
   const QueryMode mode = config.mode;
+  const QueryOptions options{config.mode,      config.tumble,          config.descent,
+                             config.hot_start, config.split_threshold, runner.threads() > 1};
   const std::size_t n = poses.size();
   for (const PoseTask& p : poses) {
     if (p.object >= b.objects.size()) {
@@ -103,11 +105,12 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
     }
     const unsigned w = runner.worker_id();
     Worker<K>& worker = b.workers[w];
+    for (DopQueryScratch<K>& s : worker.scratch) s.start_chain();  // a block is one chain
     const std::size_t end = std::min(n, (index + 1) * block);
     for (std::size_t i = index * block; i < end; ++i) {
       const PoseTask& task = poses[i];
       const auto t0 = Clock::now();
-      b.query(b.env, b.objects[task.object], task.pose, mode, worker.scratch[task.object],
+      b.query(b.env, b.objects[task.object], task.pose, options, worker.scratch[task.object],
               worker.result);
       if (mode == QueryMode::all_contacts) sort_contacts(worker.result.pairs);
       const auto t1 = Clock::now();
@@ -175,6 +178,18 @@ std::size_t BatchQuery::object_count() const {
 }
 const BatchConfig& BatchQuery::config() const {
   return impl_->config;
+}
+std::size_t BatchQuery::environment_bytes() const {
+  return std::visit([](const auto& b) { return memory_bytes(b.env); }, impl_->batch);
+}
+std::size_t BatchQuery::object_bytes() const {
+  return std::visit(
+      [](const auto& b) {
+        std::size_t bytes = 0;
+        for (const auto& o : b.objects) bytes += memory_bytes(o);
+        return bytes;
+      },
+      impl_->batch);
 }
 
 }  // namespace kdop

@@ -19,6 +19,7 @@
 #include "builders/build_config.hpp"
 #include "engine/bv_type.hpp"
 #include "engine/query.hpp"
+#include "engine/tumble.hpp"
 #include "geometry/mesh.hpp"
 #include "geometry/pose.hpp"
 #include "simd/isa.hpp"
@@ -30,9 +31,13 @@ struct BatchConfig {
   BuildConfig environment = BuildConfig::environment_defaults();
   BuildConfig object = BuildConfig::object_defaults();
   QueryMode mode = QueryMode::first_contact;
-  std::optional<simd::Isa> isa;   // default: simd::select_isa() (the best, or KDOP_ISA)
-  unsigned threads = 0;           // 0: every hardware thread
-  std::uint32_t block_size = 64;  // poses per task
+  TumbleMethod tumble = TumbleMethod::vertices;
+  DescentRule descent = DescentRule::environment_first;
+  bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
+  std::uint64_t split_threshold = 100000;  // node pairs before a query splits into tasks
+  std::optional<simd::Isa> isa;            // default: simd::select_isa() (the best, or KDOP_ISA)
+  unsigned threads = 0;                    // 0: every hardware thread
+  std::uint32_t block_size = 64;           // poses per task
 };
 
 struct PoseTask {
@@ -81,6 +86,9 @@ class BatchQuery {
   unsigned threads() const;
   std::size_t object_count() const;
   const BatchConfig& config() const;
+  // Bytes of the environment's and the objects' hierarchies (builders/dop_tree.hpp).
+  std::size_t environment_bytes() const;
+  std::size_t object_bytes() const;
 
  private:
   struct Impl;

@@ -13,6 +13,14 @@ std::optional<BvType> parse_bv_type(const std::string& name) {
   return std::nullopt;
 }
 
+const char* to_string(TumbleMethod method) {
+  return method == TumbleMethod::affine ? "affine" : "vertices";
+}
+
+const char* to_string(DescentRule rule) {
+  return rule == DescentRule::larger_first ? "larger" : "environment";
+}
+
 const char* to_string(BvType bv) {
   switch (bv) {
     case BvType::kdop6:
@@ -41,7 +49,11 @@ DopPair<K> make_dop_pair(const Mesh& environment, const Mesh& object, const Pair
 }  // namespace
 
 CollisionPair::CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config)
-    : bv_(config.bv), isa_(simd::resolve_isa(config.isa)), impl_([&]() -> decltype(impl_) {
+    : bv_(config.bv),
+      isa_(simd::resolve_isa(config.isa)),
+      tumble_(config.tumble),
+      descent_(config.descent),
+      impl_([&]() -> decltype(impl_) {
         switch (config.bv) {
           case BvType::kdop6:
             return make_dop_pair<6>(environment, object, config, isa_);
@@ -57,7 +69,11 @@ CollisionPair::CollisionPair(const Mesh& environment, const Mesh& object, const 
 
 QueryResult CollisionPair::query(const Pose& pose, QueryMode mode) {
   QueryResult r;
-  std::visit([&](auto& p) { p.query(p.env, p.fly, pose, mode, p.scratch, r); }, impl_);
+  std::visit(
+      [&](auto& p) {
+        p.query(p.env, p.fly, pose, QueryOptions{mode, tumble_, descent_}, p.scratch, r);
+      },
+      impl_);
   if (mode == QueryMode::all_contacts) sort_contacts(r.pairs);
   return r;
 }

@@ -22,6 +22,8 @@ struct PairConfig {
   BuildConfig environment = BuildConfig::environment_defaults();
   BuildConfig object = BuildConfig::object_defaults();
   std::optional<simd::Isa> isa;  // default: simd::select_isa() (the best, or KDOP_ISA)
+  TumbleMethod tumble = TumbleMethod::vertices;
+  DescentRule descent = DescentRule::environment_first;
 };
 
 template <int K>
@@ -47,6 +49,8 @@ class CollisionPair {
  private:
   BvType bv_;
   simd::Isa isa_;
+  TumbleMethod tumble_;
+  DescentRule descent_;
   std::variant<DopPair<6>, DopPair<14>, DopPair<18>, DopPair<26>> impl_;
 };
 

@@ -5,53 +5,53 @@ namespace kdop {
 // The instantiations live in engine/isa/; declaring them here keeps this baseline-compiled file
 // from instantiating any vector code itself.
 extern template void query_dop<simd::ScalarArch, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
-                                                    const Pose&, QueryMode, DopQueryScratch<6>&,
-                                                    QueryResult&);
+                                                    const Pose&, const QueryOptions&,
+                                                    DopQueryScratch<6>&, QueryResult&);
 extern template void query_dop<simd::ScalarArch, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
-                                                     const Pose&, QueryMode, DopQueryScratch<14>&,
-                                                     QueryResult&);
+                                                     const Pose&, const QueryOptions&,
+                                                     DopQueryScratch<14>&, QueryResult&);
 extern template void query_dop<simd::ScalarArch, 18>(const DopTree<18>&, const FlyingDopTree<18>&,
-                                                     const Pose&, QueryMode, DopQueryScratch<18>&,
-                                                     QueryResult&);
+                                                     const Pose&, const QueryOptions&,
+                                                     DopQueryScratch<18>&, QueryResult&);
 extern template void query_dop<simd::ScalarArch, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
-                                                     const Pose&, QueryMode, DopQueryScratch<26>&,
-                                                     QueryResult&);
+                                                     const Pose&, const QueryOptions&,
+                                                     DopQueryScratch<26>&, QueryResult&);
 extern template void query_dop<xsimd::sse4_2, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
-                                                 const Pose&, QueryMode, DopQueryScratch<6>&,
-                                                 QueryResult&);
+                                                 const Pose&, const QueryOptions&,
+                                                 DopQueryScratch<6>&, QueryResult&);
 extern template void query_dop<xsimd::sse4_2, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
-                                                  const Pose&, QueryMode, DopQueryScratch<14>&,
-                                                  QueryResult&);
+                                                  const Pose&, const QueryOptions&,
+                                                  DopQueryScratch<14>&, QueryResult&);
 extern template void query_dop<xsimd::sse4_2, 18>(const DopTree<18>&, const FlyingDopTree<18>&,
-                                                  const Pose&, QueryMode, DopQueryScratch<18>&,
-                                                  QueryResult&);
+                                                  const Pose&, const QueryOptions&,
+                                                  DopQueryScratch<18>&, QueryResult&);
 extern template void query_dop<xsimd::sse4_2, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
-                                                  const Pose&, QueryMode, DopQueryScratch<26>&,
-                                                  QueryResult&);
+                                                  const Pose&, const QueryOptions&,
+                                                  DopQueryScratch<26>&, QueryResult&);
 extern template void query_dop<xsimd::avx2, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
-                                               const Pose&, QueryMode, DopQueryScratch<6>&,
-                                               QueryResult&);
+                                               const Pose&, const QueryOptions&,
+                                               DopQueryScratch<6>&, QueryResult&);
 extern template void query_dop<xsimd::avx2, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
-                                                const Pose&, QueryMode, DopQueryScratch<14>&,
-                                                QueryResult&);
+                                                const Pose&, const QueryOptions&,
+                                                DopQueryScratch<14>&, QueryResult&);
 extern template void query_dop<xsimd::avx2, 18>(const DopTree<18>&, const FlyingDopTree<18>&,
-                                                const Pose&, QueryMode, DopQueryScratch<18>&,
-                                                QueryResult&);
+                                                const Pose&, const QueryOptions&,
+                                                DopQueryScratch<18>&, QueryResult&);
 extern template void query_dop<xsimd::avx2, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
-                                                const Pose&, QueryMode, DopQueryScratch<26>&,
-                                                QueryResult&);
+                                                const Pose&, const QueryOptions&,
+                                                DopQueryScratch<26>&, QueryResult&);
 extern template void query_dop<xsimd::avx512bw, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
-                                                   const Pose&, QueryMode, DopQueryScratch<6>&,
-                                                   QueryResult&);
+                                                   const Pose&, const QueryOptions&,
+                                                   DopQueryScratch<6>&, QueryResult&);
 extern template void query_dop<xsimd::avx512bw, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
-                                                    const Pose&, QueryMode, DopQueryScratch<14>&,
-                                                    QueryResult&);
+                                                    const Pose&, const QueryOptions&,
+                                                    DopQueryScratch<14>&, QueryResult&);
 extern template void query_dop<xsimd::avx512bw, 18>(const DopTree<18>&, const FlyingDopTree<18>&,
-                                                    const Pose&, QueryMode, DopQueryScratch<18>&,
-                                                    QueryResult&);
+                                                    const Pose&, const QueryOptions&,
+                                                    DopQueryScratch<18>&, QueryResult&);
 extern template void query_dop<xsimd::avx512bw, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
-                                                    const Pose&, QueryMode, DopQueryScratch<26>&,
-                                                    QueryResult&);
+                                                    const Pose&, const QueryOptions&,
+                                                    DopQueryScratch<26>&, QueryResult&);
 
 template <int K>
 DopQueryFn<K> dop_query_for(simd::Isa isa) {

@@ -8,8 +8,8 @@
 namespace kdop {
 
 template <int K>
-using DopQueryFn = void (*)(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, QueryMode,
-                            DopQueryScratch<K>&, QueryResult&);
+using DopQueryFn = void (*)(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&,
+                            const QueryOptions&, DopQueryScratch<K>&, QueryResult&);
 
 template <int K>
 DopQueryFn<K> dop_query_for(simd::Isa isa);

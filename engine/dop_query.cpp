@@ -12,12 +12,48 @@ void sort_contacts(std::vector<ContactPair>& pairs) {
   std::sort(pairs.begin(), pairs.end());
 }
 
+SplitBuffers::SplitBuffers(const NodePair* stack, std::uint32_t size, std::uint32_t stack_size)
+    : tasks_(size),
+      stack_size_(stack_size),
+      entries_(new NodePair[size]),
+      stacks_(new NodePair[std::size_t{size} * stack_size]),
+      results_(new QueryResult[size]) {
+  std::reverse_copy(stack, stack + size, entries_);  // the top of the stack comes first
+}
+
+SplitBuffers::~SplitBuffers() {
+  delete[] entries_;
+  delete[] stacks_;
+  delete[] results_;
+}
+
+void SplitBuffers::merge_into(QueryMode mode, QueryResult& into) {
+  for (std::uint32_t i = 0; i < tasks_; ++i) {
+    const QueryResult& t = results_[i];
+    into.stats.n_v += t.stats.n_v;
+    into.stats.n_p += t.stats.n_p;
+    into.stats.n_u += t.stats.n_u;
+    into.stats.n_exact += t.stats.n_exact;
+    into.contacts += t.contacts;
+    into.collides = into.collides || t.collides;
+    // first_contact: the traversal before the split found no contact (or it would not have
+    // split), so the witness is the earliest task's.
+    if (mode == QueryMode::first_contact && !into.pairs.empty()) continue;
+    into.pairs.insert(into.pairs.end(), t.pairs.begin(), t.pairs.end());
+  }
+}
+
 template <int K>
 void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& fly) {
   const std::size_t nodes = fly.tree.topology.node_count();
   const std::size_t slots = fly.tree.triangles.size();
-  const std::size_t depth = traversal_stack_size(env.topology, fly.tree.topology);
+  const std::size_t depth =
+      frontier_capacity + traversal_stack_size(env.topology, fly.tree.topology);
   if (stack.size() < depth) stack.resize(depth);
+  if (frontier.size() < frontier_capacity) {
+    frontier.resize(frontier_capacity);
+    next_frontier.resize(frontier_capacity);
+  }
   if (tumble_stamp.size() != nodes || slot_stamp.size() != slots) {
     tumbled.assign(nodes * DopShape<K>::floats, 0.0f);
     tumble_stamp.assign(nodes, 0);
@@ -28,8 +64,9 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
       z[c].assign(slots, 0.0);
     }
     epoch = 0;
+    frontier_valid = false;
   }
-  if (++epoch == 0) {  // wrapped: forget every stamp
+  if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp
     std::fill(tumble_stamp.begin(), tumble_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
     epoch = 1;

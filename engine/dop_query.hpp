@@ -13,7 +13,9 @@
 //     apply_pose computes, mapped back), bounded by 2^-46 (|E|_inf + |t|_inf + r) with
 //     r = corner_radius, far above their few ulps;
 //   - the float-level errors of the flying corners (rounded to float, |v| <= r) and of the
-//     float dot products n . f: at most 4.0001 * 2^-24 |n|_1 r; 5 units are used.
+//     float dot products n . f: at most 4.0001 * 2^-24 |n|_1 r; 5 units are used;
+//   - for the test against the flying triangles' planes, the same errors with the roles of
+//     the corners swapped (object_frame_key's `margin`).
 // The exact test always runs on apply_pose's coordinates, computed (and cached per slot) only
 // for the survivors.
 //
@@ -21,12 +23,15 @@
 // the witness is the first intersecting pair in Algorithm 1's order (environment leaves in
 // depth-first order, flying leaves in depth-first order within, then triangles by slot), the
 // same for every ISA.
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "builders/dop_tree.hpp"
+#include "engine/parallel.hpp"
 #include "engine/query.hpp"
 #include "engine/traverse.hpp"
 #include "engine/tumble.hpp"
@@ -38,24 +43,62 @@
 namespace kdop {
 
 // Per-thread state of queries against one flying hierarchy; sized once, reused for every pose.
-// Stamps mark which flying nodes were tumbled and which slots were moved in the current pose.
+// Stamps mark which flying nodes were tumbled and which slots were moved in the current pose;
+// when a heavy query splits into tasks (engine/traverse.hpp, QueryOptions::split_threshold),
+// the tasks share these caches and claim an entry atomically (std::atomic_ref) before filling
+// it, so every node is still tumbled at most once per pose.
 template <int K>
 struct DopQueryScratch {
-  std::vector<NodePair> stack;  // traversal_stack_size entries; never grows
+  static constexpr std::uint32_t frontier_capacity = 4096;
+  static constexpr std::uint32_t busy = 0xFFFFFFFFu;  // an entry being filled by another task
+
+  std::vector<NodePair> stack;  // frontier_capacity + traversal_stack_size entries; never grows
   std::vector<float> tumbled;   // DopShape<K>::floats per flying node
   std::vector<std::uint32_t> tumble_stamp, slot_stamp;
   std::array<std::vector<double>, 3> x, y, z;  // corner c of a slot at the pose (apply_pose)
+  // Hot start: the previous pose's cut of the environment hierarchy (traverse_trees' `settled`
+  // nodes), valid only if that traversal ran to the end without splitting or overflowing.
+  std::vector<std::uint32_t> frontier, next_frontier;
+  std::uint32_t frontier_size = 0, next_frontier_size = 0;
+  bool frontier_valid = false;
   std::uint32_t epoch = 0;
 
   // Sizes the buffers for this pair of hierarchies (only when they changed) and starts a new
   // pose. Defined in dop_query.cpp, compiled once.
   void prepare(const DopTree<K>& env, const FlyingDopTree<K>& fly);
+  // The next pose does not follow the previous one (a new path or block): no hot start.
+  void start_chain() { frontier_valid = false; }
 };
 
 extern template struct DopQueryScratch<6>;
 extern template struct DopQueryScratch<14>;
 extern template struct DopQueryScratch<18>;
 extern template struct DopQueryScratch<26>;
+
+// The buffers of a split query: the remaining entries, one stack and one result per task. Owned
+// and freed by code compiled once (dop_query.cpp), so no std::vector code is instantiated in the
+// per-ISA translation units (see engine/isa/).
+class SplitBuffers {
+ public:
+  SplitBuffers(const NodePair* stack, std::uint32_t size, std::uint32_t stack_size);
+  ~SplitBuffers();
+  SplitBuffers(const SplitBuffers&) = delete;
+  SplitBuffers& operator=(const SplitBuffers&) = delete;
+
+  std::uint32_t tasks() const { return tasks_; }
+  const NodePair* entries() const { return entries_; }  // depth-first order: the top first
+  NodePair* stack(std::uint32_t task) { return stacks_ + std::size_t{task} * stack_size_; }
+  QueryResult& result(std::uint32_t task) { return results_[task]; }
+  // Adds the tasks' results to `into`, in depth-first order: counters summed, every pair
+  // (all_contacts), or the earliest task's witness (first_contact).
+  void merge_into(QueryMode mode, QueryResult& into);
+
+ private:
+  std::uint32_t tasks_, stack_size_;
+  NodePair* entries_;
+  NodePair* stacks_;
+  QueryResult* results_;
+};
 
 // The inverse of a pose, for moving environment triangles into the object's frame:
 // e = R^-1 (p - t), with R^-1 = adj(R) / det(R) (not R^T: a --matrix pose may be orthonormal
@@ -129,71 +172,159 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
       0x1p-50 * n1 * (e_max + f.t_max + f.radius) + 2 * n1 * err_d + 5 * 0x1p-24 * n1 * f.radius;
   key.lower = float_below(lo - margin);
   key.upper = float_above(hi + margin);
+  // The test against F's planes: n_F . e_k in float, n_F a float unit normal (|n_F|_1 <= 1.7321
+  // plus rounding), e_k rounded to float. Errors: rounding e_k (2^-24 |e|) and the three
+  // products and two sums (3.0001 * 2^-24 |n|_1 |e|), both frames' double errors (2 err_d each
+  // side), and rounding d_hi + margin in float (2^-24 of values <= 1.7321 (|e| + r) + margin).
+  double e_obj = 0;
+  for (int k = 0; k < 3; ++k) {
+    key.x[k] = static_cast<float>(e[k].x);
+    key.y[k] = static_cast<float>(e[k].y);
+    key.z[k] = static_cast<float>(e[k].z);
+    e_obj = std::fmax(
+        e_obj, std::fmax(std::fabs(e[k].x), std::fmax(std::fabs(e[k].y), std::fabs(e[k].z))));
+  }
+  const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d);
+  key.margin = float_above(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
   return key;
 }
 
+// One traversal (the whole query, or one task of a split query) over shared per-pose state.
 template <class Arch, int K>
-void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose, QueryMode mode,
-               DopQueryScratch<K>& s, QueryResult& result) {
+class DopTraversal {
+ public:
   using Shape = DopShape<K>;
-  s.prepare(env, fly);
-  result.collides = false;
-  result.contacts = 0;
-  result.pairs.clear();
-  result.stats = {};
-  const TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
-  const ObjectFrame object_frame = make_object_frame<Arch>(fly, pose);
-  const LeafTriangles& fly_tris = fly.tree.triangles;
-  const LeafTriangles& env_tris = env.triangles;
-  const TreeTopology& fly_topo = fly.tree.topology;
-  const simd::PrefilterSlots slots = fly.floats.slots();
 
-  auto fly_bounds = [&](std::uint32_t f) -> const float* {
-    float* out = s.tumbled.data() + std::size_t{f} * Shape::floats;
-    if (s.tumble_stamp[f] != s.epoch) {
-      s.tumble_stamp[f] = s.epoch;
+  DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
+               const QueryOptions& options, const TumbleFrame<K>& frame,
+               const ObjectFrame& object_frame, DopQueryScratch<K>& s, bool shared)
+      : env_(env),
+        fly_(fly),
+        pose_(pose),
+        options_(options),
+        frame_(frame),
+        object_frame_(object_frame),
+        s_(s),
+        shared_(shared),
+        slots_(fly.floats.slots()) {}
+
+  // Traverses from stack[0, size) into `result` (its counters and pairs add up); stops at the
+  // budget of node pairs (paused) or, in first_contact mode, at the first contact.
+  // Const: concurrent tasks share one traversal; everything a run changes is its own `result`
+  // and stack, or a shared cache entry it has claimed.
+  TraversalEnd run(NodePair* stack, std::uint32_t& size, std::uint64_t budget, QueryResult& result,
+                   bool record_frontier) const {
+    auto overlap = [&](std::uint32_t e, std::uint32_t f) {
+      return simd::slab_overlap<Arch, Shape::lanes>(env_.node_bounds(e), fly_bounds(f, result));
+    };
+    auto leaf = [&](std::uint32_t e, std::uint32_t f) { return leaf_pairs(e, f, result); };
+    // The cut, coarsened as it is recorded: two siblings both rejected become their parent
+    // (rejected too), up the tree, so regions the object has left cost one test, not many.
+    // Entries carry the rejected flag in their top bit.
+    auto settled = [&](std::uint32_t e, bool rejected) {
+      if (!record_frontier) return;
+      constexpr std::uint32_t flag = 0x80000000u;
+      std::uint32_t entry = e | (rejected ? flag : 0);
+      std::uint32_t& n = s_.next_frontier_size;
+      const TreeTopology& topo = env_.topology;
+      while ((entry & flag) && n > 0 && n <= DopQueryScratch<K>::frontier_capacity) {
+        const std::uint32_t left = s_.next_frontier[n - 1];
+        const std::uint32_t node = entry & ~flag, left_node = left & ~flag;
+        const bool siblings = (left & flag) && left_node > 0 && topo.right(left_node - 1) == node &&
+                              topo.left(left_node - 1) == left_node && !topo.is_leaf(left_node - 1);
+        if (!siblings) break;
+        --n;
+        entry = (left_node - 1) | flag;
+      }
+      if (n < DopQueryScratch<K>::frontier_capacity) s_.next_frontier[n] = entry;
+      ++n;  // past the capacity: too big to be worth a hot start
+    };
+    if (options_.descent == DescentRule::larger_first) {
+      auto larger = [&](std::uint32_t e, std::uint32_t f) {
+        return env_.size[e] >= fly_.tree.size[f];
+      };
+      return traverse_trees(env_.topology, fly_.tree.topology, stack, size, overlap, leaf, larger,
+                            settled, result.stats.n_v, budget);
+    }
+    auto always = [](std::uint32_t, std::uint32_t) { return true; };
+    return traverse_trees(env_.topology, fly_.tree.topology, stack, size, overlap, leaf, always,
+                          settled, result.stats.n_v, budget);
+  }
+
+  QueryMode mode() const { return options_.mode; }
+
+ private:
+  // Claims a cache entry for this pose: true if the caller must fill it (then publish()), false
+  // once someone else has (waiting while another task fills it).
+  bool claim(std::uint32_t& stamp) const {
+    if (!shared_) {
+      if (stamp == s_.epoch) return false;
+      stamp = s_.epoch;
+      return true;
+    }
+    std::atomic_ref<std::uint32_t> a(stamp);
+    std::uint32_t seen = a.load(std::memory_order_acquire);
+    for (;;) {
+      if (seen == s_.epoch) return false;
+      if (seen == DopQueryScratch<K>::busy) {
+        seen = a.load(std::memory_order_acquire);
+        continue;
+      }
+      if (a.compare_exchange_weak(seen, DopQueryScratch<K>::busy, std::memory_order_acquire))
+        return true;
+    }
+  }
+  void publish(std::uint32_t& stamp) const {
+    if (shared_) std::atomic_ref<std::uint32_t>(stamp).store(s_.epoch, std::memory_order_release);
+  }
+
+  const float* fly_bounds(std::uint32_t f, QueryResult& result) const {
+    float* out = s_.tumbled.data() + std::size_t{f} * Shape::floats;
+    if (claim(s_.tumble_stamp[f])) {
       ++result.stats.n_u;
       if (f == 0) {
-        tumble_root<Arch>(fly, frame, out);
+        tumble_root<Arch>(fly_, frame_, out);
+      } else if (options_.tumble == TumbleMethod::affine) {
+        tumble_node_affine<Arch>(fly_, frame_, f, out);
       } else {
-        tumble_node<Arch>(fly, frame, f, out);
+        tumble_node<Arch>(fly_, frame_, f, out);
       }
+      publish(s_.tumble_stamp[f]);
     }
     return out;
-  };
-
-  auto overlap = [&](std::uint32_t e, std::uint32_t f) {
-    return simd::slab_overlap<Arch, Shape::lanes>(env.node_bounds(e), fly_bounds(f));
-  };
+  }
 
   // apply_pose's coordinates of a flying slot, computed once per pose.
-  auto moved_slot = [&](std::uint32_t fs) {
-    if (s.slot_stamp[fs] != s.epoch) {
-      s.slot_stamp[fs] = s.epoch;
+  Triangle moved_slot(std::uint32_t fs) const {
+    const LeafTriangles& t = fly_.tree.triangles;
+    if (claim(s_.slot_stamp[fs])) {
       for (int c = 0; c < 3; ++c) {
-        const Vec3 q =
-            apply_pose(pose, Vec3{fly_tris.x[c][fs], fly_tris.y[c][fs], fly_tris.z[c][fs]});
-        s.x[c][fs] = q.x;
-        s.y[c][fs] = q.y;
-        s.z[c][fs] = q.z;
+        const Vec3 q = apply_pose(pose_, Vec3{t.x[c][fs], t.y[c][fs], t.z[c][fs]});
+        s_.x[c][fs] = q.x;
+        s_.y[c][fs] = q.y;
+        s_.z[c][fs] = q.z;
       }
+      publish(s_.slot_stamp[fs]);
     }
-    return Triangle{{s.x[0][fs], s.y[0][fs], s.z[0][fs]},
-                    {s.x[1][fs], s.y[1][fs], s.z[1][fs]},
-                    {s.x[2][fs], s.y[2][fs], s.z[2][fs]}};
-  };
+    return Triangle{{s_.x[0][fs], s_.y[0][fs], s_.z[0][fs]},
+                    {s_.x[1][fs], s_.y[1][fs], s_.z[1][fs]},
+                    {s_.x[2][fs], s_.y[2][fs], s_.z[2][fs]}};
+  }
 
-  auto leaf_pairs = [&](std::uint32_t e, std::uint32_t f) {
+  bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {
+    const TreeTopology& fly_topo = fly_.tree.topology;
+    const LeafTriangles& fly_tris = fly_.tree.triangles;
+    const LeafTriangles& env_tris = env_.triangles;
     const std::uint32_t f_first = fly_topo.child_or_first[f], f_count = fly_topo.leaf_count[f];
-    const std::uint32_t e_first = env.topology.child_or_first[e];
-    const std::uint32_t e_end = e_first + env.topology.leaf_count[e];
+    const std::uint32_t e_first = env_.topology.child_or_first[e];
+    const std::uint32_t e_end = e_first + env_.topology.leaf_count[e];
     for (std::uint32_t es = e_first; es < e_end; ++es) {
       const Triangle te = env_tris.triangle(es);
-      const simd::PrefilterTriangle key = object_frame_key<Arch>(object_frame, te);
+      const simd::PrefilterTriangle key = object_frame_key<Arch>(object_frame_, te);
       result.stats.n_p += f_count;
       for (std::uint32_t done = 0; done < f_count; done += 64) {
         const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;
-        std::uint64_t bits = simd::prefilter<Arch>(key, slots, f_first + done, chunk);
+        std::uint64_t bits = simd::prefilter<Arch>(key, slots_, f_first + done, chunk);
         result.stats.n_exact += static_cast<std::uint64_t>(std::popcount(bits));
         for (; bits != 0; bits &= bits - 1) {
           const std::uint32_t fs =
@@ -201,16 +332,107 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
           if (!triangles_intersect(te, moved_slot(fs))) continue;
           result.collides = true;
           ++result.contacts;
-          if (mode == QueryMode::count_contacts) continue;
+          if (options_.mode == QueryMode::count_contacts) continue;
           append_contact(result.pairs, {env_tris.original[es], fly_tris.original[fs]});
-          if (mode == QueryMode::first_contact) return true;
+          if (options_.mode == QueryMode::first_contact) return true;
         }
       }
     }
     return false;
-  };
+  }
 
-  traverse_trees(env.topology, fly_topo, s.stack.data(), overlap, leaf_pairs, result.stats.n_v);
+  const DopTree<K>& env_;
+  const FlyingDopTree<K>& fly_;
+  const Pose& pose_;
+  const QueryOptions& options_;
+  const TumbleFrame<K>& frame_;
+  const ObjectFrame& object_frame_;
+  DopQueryScratch<K>& s_;
+  bool shared_;
+  simd::PrefilterSlots slots_;
+};
+
+template <class Arch, int K>
+void split_query(const DopTraversal<Arch, K>& traversal, const NodePair* stack, std::uint32_t size,
+                 std::uint64_t budget, std::uint32_t stack_size, bool parallel,
+                 QueryResult& result);
+
+// The tasks of a split query: one per remaining stack entry, in depth-first order (the top of
+// the stack first), each with its own stack and result, splitting again at the budget.
+template <class Arch, int K>
+struct SplitTasks {
+  const DopTraversal<Arch, K>* traversal;
+  SplitBuffers* buffers;
+  std::uint64_t budget;
+  std::uint32_t stack_size;
+  bool parallel;
+
+  static void run_one(void* context, std::size_t index) {
+    const auto& t = *static_cast<const SplitTasks*>(context);
+    const auto i = static_cast<std::uint32_t>(index);
+    NodePair* stack = t.buffers->stack(i);
+    std::uint32_t size = 1;
+    stack[0] = t.buffers->entries()[i];
+    QueryResult& r = t.buffers->result(i);
+    if (t.traversal->run(stack, size, t.budget, r, false) == TraversalEnd::paused) {
+      split_query(*t.traversal, stack, size, t.budget, t.stack_size, t.parallel, r);
+    }
+  }
+};
+
+// Splits what remains on `stack` into tasks and adds their results to `result` in depth-first
+// order, so counters, pairs and (first_contact) the witness do not depend on which thread ran
+// what: every task runs to its own end, never cancelled by another's contact.
+template <class Arch, int K>
+void split_query(const DopTraversal<Arch, K>& traversal, const NodePair* stack, std::uint32_t size,
+                 std::uint64_t budget, std::uint32_t stack_size, bool parallel,
+                 QueryResult& result) {
+  SplitBuffers buffers(stack, size, stack_size);
+  SplitTasks<Arch, K> tasks{&traversal, &buffers, budget, stack_size, parallel};
+  run_tasks(buffers.tasks(), &SplitTasks<Arch, K>::run_one, &tasks, parallel);
+  buffers.merge_into(traversal.mode(), result);
+}
+
+template <class Arch, int K>
+void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
+               const QueryOptions& options, DopQueryScratch<K>& s, QueryResult& result) {
+  s.prepare(env, fly);
+  result.collides = false;
+  result.contacts = 0;
+  result.pairs.clear();
+  result.stats = {};
+  TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
+  if (options.tumble == TumbleMethod::affine) add_affine_frame<Arch>(fly, pose, frame);
+  const ObjectFrame object_frame = make_object_frame<Arch>(fly, pose);
+
+  // Start from the root pair, or from the previous pose's cut (in depth-first order: the first
+  // settled node on top).
+  std::uint32_t size = 0;
+  const bool hot = options.hot_start && s.frontier_valid;
+  if (hot) {
+    for (std::uint32_t i = s.frontier_size; i-- > 0;)
+      s.stack[size++] = {s.frontier[i] & 0x7FFFFFFFu, 0};
+  } else {
+    s.stack[size++] = {0, 0};
+  }
+  s.next_frontier_size = 0;
+  const std::uint64_t budget =
+      options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
+  DopTraversal<Arch, K> single(env, fly, pose, options, frame, object_frame, s, false);
+  const TraversalEnd end = single.run(s.stack.data(), size, budget, result, options.hot_start);
+  if (end == TraversalEnd::paused) {
+    DopTraversal<Arch, K> shared(env, fly, pose, options, frame, object_frame, s, true);
+    split_query(shared, s.stack.data(), size, budget,
+                traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
+                result);
+  }
+  // The cut is complete only if the traversal ran to its end alone and it fitted.
+  s.frontier_valid = options.hot_start && end == TraversalEnd::finished &&
+                     s.next_frontier_size <= DopQueryScratch<K>::frontier_capacity;
+  if (s.frontier_valid) {
+    std::swap(s.frontier, s.next_frontier);
+    s.frontier_size = s.next_frontier_size;
+  }
 }
 
 }  // namespace kdop

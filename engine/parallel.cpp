@@ -7,6 +7,19 @@
 
 namespace kdop {
 
+void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool parallel) {
+  if (!parallel || count < 2) {
+    for (std::size_t i = 0; i < count; ++i) task(context, i);
+    return;
+  }
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, count, 1),
+      [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) task(context, i);
+      },
+      tbb::simple_partitioner());
+}
+
 struct ParallelRunner::Arena {
   tbb::task_arena arena;
 };

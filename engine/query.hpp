@@ -11,6 +11,34 @@ enum class QueryMode {
   count_contacts,  // every intersecting pair counted, none stored (no allocation)
 };
 
+// How flying nodes other than the root are re-aligned to the environment's directions.
+enum class TumbleMethod {
+  vertices,  // Klosowski et al. 1998, section 4.1, method II: transform the stored DOP vertices
+  affine,    // Zachmann 1998, section 4.1: each offset from 3 stored offsets (normal fan cones)
+};
+
+// Which node of an overlapping pair of inner nodes the traversal splits (engine/traverse.hpp).
+enum class DescentRule {
+  environment_first,  // Algorithm 1 of Klosowski et al. 1998
+  larger_first,       // the larger node, as OBBTrees do
+};
+
+struct QueryOptions {
+  QueryMode mode = QueryMode::first_contact;
+  TumbleMethod tumble = TumbleMethod::vertices;
+  DescentRule descent = DescentRule::environment_first;
+  // Start from the previous pose's cut of the environment hierarchy (same scratch, consecutive
+  // poses of a path); exact whatever the poses, cheaper when they are close.
+  bool hot_start = false;
+  // A query that has tested this many node pairs splits its remaining stack into tasks (0:
+  // never). The split depends only on the query, so results do not depend on the threads.
+  std::uint64_t split_threshold = 0;
+  bool parallel_tasks = true;  // run split tasks on oneTBB (false: one after the other)
+};
+
+const char* to_string(TumbleMethod method);
+const char* to_string(DescentRule rule);
+
 // The cost-model counters of Klosowski et al. 1998, equation 2: T = N_v C_v + N_p C_p + N_u C_u.
 struct QueryStats {
   std::uint64_t n_v = 0;      // node pairs whose BVs were tested

@@ -19,6 +19,8 @@
 #include <limits>
 
 #include "builders/dop_tree.hpp"
+#include "engine/query.hpp"
+#include "geometry/dop_normal_fan.hpp"
 #include "geometry/pose.hpp"
 #include "simd/arch.hpp"
 #include "simd/tumble_vertices.hpp"
@@ -32,7 +34,42 @@ struct TumbleFrame {
   std::array<double, Shape::slabs> m_x{}, m_y{}, m_z{}, c{};  // the same in double, for the root
   alignas(64) float widen[Shape::lanes];
   std::array<double, Shape::slabs> root_widen{};
+  // Affine method, per output slab j: hi_j = c_j + sum_k hi_w[j][k] node[hi_at[j][k]] + hi_pad[j]
+  // and lo_j = c_j - sum_k lo_w[j][k] node[lo_at[j][k]] - lo_pad[j], where node is the stored
+  // float DOP (lo lanes, then hi lanes) and the weights carry the sign of -lo offsets.
+  std::uint8_t hi_at[Shape::slabs][3], lo_at[Shape::slabs][3];
+  float hi_w[Shape::slabs][3], lo_w[Shape::slabs][3];
+  float affine_c[Shape::slabs], hi_pad[Shape::slabs], lo_pad[Shape::slabs];
 };
+
+// The affine frame's entries for world direction b (a signed slab direction): the cone of
+// u = R^T b in the generic DOP's normal fan, and the widening that covers every rounding:
+// weights rounded to float, the float sums and the final addition of the pad (10 units of 2^-24 of
+// sum |l| times the largest stored offset plus |c|), and apply_pose's double rounding (2^-50 (|n|_1
+// extent + |t|)).
+template <class Arch, int K>
+void affine_entry(const FlyingDopTree<K>& fly, const Pose& pose, const Vec3& b, double c,
+                  std::uint8_t at[3], float w[3], float& pad) {
+  constexpr int S = DopShape<K>::slabs, L = DopShape<K>::lanes;
+  const auto& r = pose.r;
+  const Vec3 u{r[0] * b.x + r[3] * b.y + r[6] * b.z, r[1] * b.x + r[4] * b.y + r[7] * b.z,
+               r[2] * b.x + r[5] * b.y + r[8] * b.z};
+  double l[3];
+  const FanCone& cone = containing_cone(normal_fan<K>(), u, l);
+  double l1 = 0;
+  for (int k = 0; k < 3; ++k) {
+    const int g = cone.g[k];
+    // off(+n_g) = hi_g at lane L + g; off(-n_g) = -lo_g at lane g - S, hence the sign.
+    at[k] = static_cast<std::uint8_t>(g < S ? L + g : g - S);
+    w[k] = static_cast<float>(g < S ? l[k] : -l[k]);
+    l1 += std::fabs(l[k]);
+  }
+  const double t_max =
+      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
+  const double b1 = std::fabs(b.x) + std::fabs(b.y) + std::fabs(b.z);
+  pad = float_above(10 * 0x1p-24 * (l1 * fly.bound_extent + std::fabs(c)) +
+                    0x1p-50 * (b1 * fly.bound_extent + b1 * t_max));
+}
 
 template <class Arch = simd::ScalarArch, int K>
 TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
@@ -68,8 +105,45 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
     const double rounding = 16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max);
     f.widen[j] = float_above(m1 * fly.vertex_error + rounding);
     f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
+    f.affine_c[j] = static_cast<float>(c);
   }
   return f;
+}
+
+// Fills the affine method's part of a frame (only when the method is used: it costs a cone
+// search per slab direction, about a microsecond per pose).
+template <class Arch = simd::ScalarArch, int K>
+void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f) {
+  constexpr auto dirs = DopShape<K>::directions();
+  for (int j = 0; j < DopShape<K>::slabs; ++j) {
+    const Vec3 n{double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
+    const double c = n.x * pose.t[0] + n.y * pose.t[1] + n.z * pose.t[2];
+    affine_entry<Arch>(fly, pose, n, c, f.hi_at[j], f.hi_w[j], f.hi_pad[j]);
+    affine_entry<Arch>(fly, pose, Vec3{-n.x, -n.y, -n.z}, -c, f.lo_at[j], f.lo_w[j], f.lo_pad[j]);
+  }
+}
+
+// Affine method (Zachmann 1998, section 4.1): out receives Lanes lo then Lanes hi floats.
+template <class Arch = simd::ScalarArch, int K>
+void tumble_node_affine(const FlyingDopTree<K>& fly, const TumbleFrame<K>& f, std::uint32_t node,
+                        float* out) {
+  using Shape = DopShape<K>;
+  constexpr int L = Shape::lanes;
+  const float* b = fly.tree.node_bounds(node);
+  for (int j = 0; j < Shape::slabs; ++j) {
+    const float hi = ((f.hi_w[j][0] * b[f.hi_at[j][0]] + f.hi_w[j][1] * b[f.hi_at[j][1]]) +
+                      f.hi_w[j][2] * b[f.hi_at[j][2]]) +
+                     f.affine_c[j];
+    const float lo = ((f.lo_w[j][0] * b[f.lo_at[j][0]] + f.lo_w[j][1] * b[f.lo_at[j][1]]) +
+                      f.lo_w[j][2] * b[f.lo_at[j][2]]) -
+                     f.affine_c[j];
+    out[L + j] = hi + f.hi_pad[j];
+    out[j] = -(lo + f.lo_pad[j]);
+  }
+  for (int j = Shape::slabs; j < L; ++j) {
+    out[j] = -std::numeric_limits<float>::infinity();
+    out[L + j] = std::numeric_limits<float>::infinity();
+  }
 }
 
 // Approximation method: out receives Lanes lo then Lanes hi floats.

@@ -6,12 +6,12 @@
 namespace kdop {
 
 template void query_dop<xsimd::avx2, 6>(const DopTree<6>&, const FlyingDopTree<6>&, const Pose&,
-                                        QueryMode, DopQueryScratch<6>&, QueryResult&);
+                                        const QueryOptions&, DopQueryScratch<6>&, QueryResult&);
 template void query_dop<xsimd::avx2, 14>(const DopTree<14>&, const FlyingDopTree<14>&, const Pose&,
-                                         QueryMode, DopQueryScratch<14>&, QueryResult&);
+                                         const QueryOptions&, DopQueryScratch<14>&, QueryResult&);
 template void query_dop<xsimd::avx2, 18>(const DopTree<18>&, const FlyingDopTree<18>&, const Pose&,
-                                         QueryMode, DopQueryScratch<18>&, QueryResult&);
+                                         const QueryOptions&, DopQueryScratch<18>&, QueryResult&);
 template void query_dop<xsimd::avx2, 26>(const DopTree<26>&, const FlyingDopTree<26>&, const Pose&,
-                                         QueryMode, DopQueryScratch<26>&, QueryResult&);
+                                         const QueryOptions&, DopQueryScratch<26>&, QueryResult&);
 
 }  // namespace kdop

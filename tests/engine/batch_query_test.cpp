@@ -9,6 +9,7 @@
 
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
+#include "engine/dop_dispatch.hpp"
 #include "tests/support/allocation_probe.hpp"
 #include "tests/support/scenes.hpp"
 
@@ -58,6 +59,7 @@ TEST(BatchQuery, MatchesSingleQueriesAndTheOracleForAnyThreadCount) {
     config.mode = mode;
     config.object.leaf_size = 8;
     config.block_size = 16;
+    config.hot_start = false;  // so the counters equal single (cold) queries'; see HotStart
     BatchOutput reference;
     for (unsigned threads : {1u, 2u, 3u, 8u}) {
       config.threads = threads;
@@ -159,6 +161,146 @@ TEST(BatchQuery, BadObjectIndexIsAnError) {
   const std::vector<PoseTask> poses = {{1, Pose{}}};
   EXPECT_THROW(batch.run(poses, out), std::out_of_range);
   EXPECT_THROW(BatchQuery(f.env, {}, BatchConfig{}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kdop
+
+namespace kdop {
+namespace {
+
+// A path: small steps, so consecutive poses are coherent (the case hot start is for).
+std::vector<Pose> path_poses(int count, std::uint64_t seed) {
+  std::vector<Pose> poses;
+  std::uint64_t rng = seed;
+  double x = -1.5, y = -0.3, z = 0.1, angle = 0;
+  for (int i = 0; i < count; ++i) {
+    x += 0.01 + 0.004 * next_uniform(rng);
+    y += 0.004 * (next_uniform(rng) - 0.5);
+    angle += 0.01;
+    poses.push_back(pose_from_quaternion(x, y, z, std::cos(angle / 2), 0.3 * std::sin(angle / 2),
+                                         std::sin(angle / 2), 0));
+  }
+  return poses;
+}
+
+TEST(HotStart, ExactAlongAPathWithTheSameWitnessAndFewerTests) {
+  const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 14);
+  const Mesh obj = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
+  const std::vector<Pose> poses = path_poses(300, 4);
+  for (DescentRule descent : {DescentRule::environment_first, DescentRule::larger_first}) {
+    for (QueryMode mode : {QueryMode::first_contact, QueryMode::all_contacts}) {
+      PairConfig cold_config;
+      cold_config.descent = descent;
+      CollisionPair cold(env, obj, cold_config);
+      const FlyingDopTree<18> fly = build_flying_dop_tree<18>(obj, BuildConfig::object_defaults());
+      const DopTree<18> tree = build_dop_tree<18>(env, BuildConfig::environment_defaults());
+      DopQueryScratch<18> scratch;
+      const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
+      QueryOptions hot{mode, TumbleMethod::vertices, descent, true, 0, false};
+      std::uint64_t cold_tests = 0, hot_tests = 0, colliding = 0;
+      for (std::size_t i = 0; i < poses.size(); ++i) {
+        QueryResult h;
+        query(tree, fly, poses[i], hot, scratch, h);
+        if (mode == QueryMode::all_contacts) sort_contacts(h.pairs);
+        const QueryResult c = cold.query(poses[i], mode);
+        ASSERT_EQ(h.collides, c.collides) << i;
+        ASSERT_EQ(h.pairs, c.pairs) << i << " mode " << static_cast<int>(mode) << " descent "
+                                    << static_cast<int>(descent) << " cut " << scratch.frontier_size
+                                    << " hot n_v " << h.stats.n_v << " cold n_v " << c.stats.n_v;
+        if (mode == QueryMode::all_contacts) {
+          ASSERT_EQ(h.pairs, brute_force_contacts(env, obj, poses[i])) << i;
+        }
+        cold_tests += c.stats.n_v;
+        hot_tests += h.stats.n_v;
+        colliding += c.collides;
+      }
+      EXPECT_GT(colliding, 10u);
+      EXPECT_LT(colliding, poses.size() - 10);
+      // On a coherent path the cut saves tests; in first_contact mode most poses here stop at a
+      // contact, which leaves no complete cut to start from, so only all_contacts must save.
+      if (mode == QueryMode::all_contacts) EXPECT_LT(hot_tests, cold_tests);
+    }
+  }
+}
+
+TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
+  // Nested spheres in close proximity: thousands of node pairs per query.
+  const Mesh outer = make_sphere({0, 0, 0}, 1.0, 40, 20);
+  Mesh inner = outer;  // a 2% gap: parallel close proximity, thousands of node pairs
+  for (std::vector<double>* c : {&inner.x, &inner.y, &inner.z}) {
+    for (double& v : *c) v *= 0.98;
+  }
+  Mesh touching = outer;  // a copy that touches the environment everywhere
+  std::uint64_t rng = 8;
+  std::vector<Pose> poses;
+  for (int i = 0; i < 12; ++i) poses.push_back(test::random_pose(rng, {0, 0, 0}, {0, 0, 0}));
+  const FlyingDopTree<18> fly_inner =
+      build_flying_dop_tree<18>(inner, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
+  const FlyingDopTree<18> fly_touch = build_flying_dop_tree<18>(
+      touching, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
+  const DopTree<18> tree = build_dop_tree<18>(outer, BuildConfig::environment_defaults());
+  const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
+  std::size_t heavy = 0;
+  for (const FlyingDopTree<18>* fly : {&fly_inner, &fly_touch}) {
+    for (QueryMode mode :
+         {QueryMode::first_contact, QueryMode::all_contacts, QueryMode::count_contacts}) {
+      for (const Pose& pose : poses) {
+        DopQueryScratch<18> s1, s2, s3;
+        QueryResult whole, split, split_parallel;
+        query(
+            tree, *fly, pose,
+            QueryOptions{mode, TumbleMethod::vertices, DescentRule::larger_first, false, 0, false},
+            s1, whole);
+        query(tree, *fly, pose,
+              QueryOptions{mode, TumbleMethod::vertices, DescentRule::larger_first, false, 300,
+                           false},
+              s2, split);
+        query(
+            tree, *fly, pose,
+            QueryOptions{mode, TumbleMethod::vertices, DescentRule::larger_first, false, 300, true},
+            s3, split_parallel);
+        for (QueryResult* r : {&whole, &split, &split_parallel}) {
+          if (mode == QueryMode::all_contacts) sort_contacts(r->pairs);
+        }
+        heavy += whole.stats.n_v > 300;  // it did split
+        ASSERT_EQ(split.collides, whole.collides);
+        ASSERT_EQ(split.pairs, whole.pairs);  // the first_contact witness too
+        ASSERT_EQ(split_parallel.pairs, split.pairs);
+        ASSERT_EQ(split_parallel.stats.n_v, split.stats.n_v);
+        ASSERT_EQ(split_parallel.stats.n_u, split.stats.n_u);
+        ASSERT_EQ(split_parallel.stats.n_p, split.stats.n_p);
+        if (mode != QueryMode::first_contact) {
+          ASSERT_EQ(split.contacts, whole.contacts);
+          ASSERT_EQ(split.stats.n_v, whole.stats.n_v);  // the same work, only shared out
+          ASSERT_EQ(split.stats.n_u, whole.stats.n_u);
+        }
+      }
+    }
+  }
+  EXPECT_GT(heavy, 12u);  // the touching copies at least
+  // And through the batch engine, 1 and 2 threads, identical.
+  for (unsigned threads : {1u, 2u}) {
+    BatchConfig c;
+    c.mode = QueryMode::all_contacts;
+    c.split_threshold = 300;
+    c.threads = threads;
+    c.object.leaf_size = 4;
+    BatchQuery batch(outer, {&touching}, c);
+    std::vector<PoseTask> tasks;
+    for (const Pose& p : poses) tasks.push_back({0, p});
+    BatchOutput out;
+    ASSERT_TRUE(batch.run(tasks, out));
+    static BatchOutput first_run;
+    if (threads == 1) {
+      first_run = out;
+      for (std::size_t i = 0; i < poses.size(); ++i) {
+        ASSERT_EQ(out.results[i].contacts, brute_force_contacts(outer, touching, poses[i]).size());
+      }
+    } else {
+      expect_same(out, first_run);
+    }
+  }
 }
 
 }  // namespace

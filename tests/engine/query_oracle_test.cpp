@@ -114,6 +114,7 @@ struct Variant {
   SplitAxisRule rule;
   SplitPoint point;
   simd::Isa isa;
+  TumbleMethod tumble = TumbleMethod::vertices;
 };
 
 // Every BV type, split rule and split point on the best ISA; every BV type on each other ISA
@@ -129,6 +130,7 @@ std::vector<Variant> variants() {
     }
     for (std::size_t i = 0; i + 1 < isas.size(); ++i)
       v.push_back({bv, SplitAxisRule::splatter, SplitPoint::mean, isas[i]});
+    v.push_back({bv, SplitAxisRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::affine});
   }
   return v;
 }
@@ -149,13 +151,14 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
       config.environment.axis_rule = config.object.axis_rule = v.rule;
       config.environment.split_point = config.object.split_point = v.point;
       config.isa = v.isa;
+      config.tumble = v.tumble;
       // Small leaves for the flying tree too, so both hierarchies are deep on small scenes.
       config.object.leaf_size = 4;
       CollisionPair pair(scene.env, scene.object, config);
       for (std::size_t i = 0; i < scene.poses.size(); ++i) {
         SCOPED_TRACE(scene.name + " " + to_string(v.bv) + " " + to_string(v.rule) + " " +
-                     to_string(v.point) + " " + simd::to_string(v.isa) + " pose " +
-                     std::to_string(i));
+                     to_string(v.point) + " " + simd::to_string(v.isa) + " " + to_string(v.tumble) +
+                     " pose " + std::to_string(i));
         const QueryResult all = pair.query(scene.poses[i], QueryMode::all_contacts);
         ASSERT_EQ(all.pairs, expected[i]);
         ASSERT_EQ(all.collides, !expected[i].empty());

@@ -28,12 +28,16 @@ void check_k() {
   std::vector<float> out(Shape::floats);
   for (int p = 0; p < 25; ++p) {
     const Pose pose = p == 0 ? Pose{} : test::random_pose(rng, {-1e3, -1e3, -1e3}, {1e3, 1e3, 1e3});
-    const TumbleFrame<K> frame = make_tumble_frame(fly, pose);
+    TumbleFrame<K> frame = make_tumble_frame(fly, pose);
+    add_affine_frame(fly, pose, frame);
+    std::vector<float> affine(Shape::floats);
     for (std::uint32_t n = 0; n < topo.node_count(); ++n) {
       if (n == 0) {
         tumble_root(fly, frame, out.data());
+        affine = out;
       } else {
         tumble_node(fly, frame, n, out.data());
+        tumble_node_affine(fly, frame, n, affine.data());
       }
       for (std::uint32_t s = first[n]; s < first[n] + count[n]; ++s) {
         const Triangle t = fly.tree.triangles.triangle(s);
@@ -41,6 +45,8 @@ void check_k() {
           const Vec3 q = apply_pose(pose, corner);
           ASSERT_TRUE(test::dop_contains<K>(out.data(), q.x, q.y, q.z))
               << "pose " << p << " node " << n;
+          ASSERT_TRUE(test::dop_contains<K>(affine.data(), q.x, q.y, q.z))
+              << "affine: pose " << p << " node " << n;
         }
       }
     }
@@ -59,17 +65,40 @@ void check_k() {
   }
 }
 
-TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK6) {
+TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK6) {
   check_k<6>();
 }
-TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK14) {
+TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK14) {
   check_k<14>();
 }
-TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK18) {
+TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK18) {
   check_k<18>();
 }
-TEST(Tumble, NodesContainTransformedTrianglesAndRootIsExactK26) {
+TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK26) {
   check_k<26>();
+}
+
+TEST(Tumble, AffineIsExactForBoxes) {
+  // For 6-DOPs (boxes) the fan's cones are the octants and the affine bound is the exact support
+  // of the rotated box, so both methods agree up to their roundings.
+  std::uint64_t rng = 5;
+  const Mesh m = make_torus({0, 0, 0}, 1, 0.3, 24, 12, 0.2);
+  const FlyingDopTree<6> fly =
+      build_flying_dop_tree<6>(m, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 8});
+  for (int p = 0; p < 20; ++p) {
+    const Pose pose = test::random_pose(rng, {-5, -5, -5}, {5, 5, 5});
+    TumbleFrame<6> frame = make_tumble_frame(fly, pose);
+    add_affine_frame(fly, pose, frame);
+    float a[8], v[8];
+    for (std::uint32_t n = 1; n < fly.tree.topology.node_count(); ++n) {
+      tumble_node(fly, frame, n, v);
+      tumble_node_affine(fly, frame, n, a);
+      for (int j = 0; j < 3; ++j) {
+        EXPECT_NEAR(a[j], v[j], 1e-4);
+        EXPECT_NEAR(a[4 + j], v[4 + j], 1e-4);
+      }
+    }
+  }
 }
 
 TEST(Tumble, ApproximationIsTightAtIdentity) {

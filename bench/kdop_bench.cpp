@@ -1,0 +1,293 @@
+// kdop-bench: the scenario benchmark. Runs deterministic generated scenes (io/generated_scene.hpp)
+// through kdop (every K) and FCL's BV types side by side, in interleaved repetitions, checks
+// every pose's answer against kdop's (the exact test decides disagreements), and prints tables:
+// per scene and mode the timings and counters of every backend, the ratio kdop (best K) / FCL
+// (best type), their geometric means, thread scaling and memory per triangle.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "bench/answer_check.hpp"
+#include "bench/backend_run.hpp"
+#include "engine/parallel.hpp"
+
+namespace kdop::bench {
+namespace {
+
+struct Options {
+  std::vector<std::string> scenes = {"torus", "swept", "obstacles", "spheres", "tori"};
+  std::vector<std::string> modes = {"first", "all"};
+  std::vector<std::string> kdops = {"kdop6", "kdop14", "kdop18", "kdop26"};
+  std::vector<std::string> peers = {"fcl-obb", "fcl-obbrss", "fcl-kios", "fcl-rss", "fcl-kdop18"};
+  double scale = 1.0;
+  std::uint64_t seed = 1;
+  int repeat = 5;
+  std::size_t peer_poses = 0;      // 0: all poses
+  std::size_t rebuild_poses = 20;  // FCL types that rebuild per query: this many poses, once
+  unsigned threads = 0;
+  std::string out;
+};
+
+struct Measured {
+  std::string backend;
+  bool is_kdop = false;
+  std::size_t poses = 0;
+  double build_ms = 0, bytes_per_triangle = 0;
+  RunTiming single;         // medians over repetitions
+  double parallel_pps = 0;  // poses/s on all threads, median
+  RunCounters counters;
+  CheckTally tally;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+QueryMode mode_of(const std::string& m) {
+  if (m == "first") return QueryMode::first_contact;
+  if (m == "all") return QueryMode::all_contacts;
+  throw std::invalid_argument("--modes: expected first or all, got '" + m + "'");
+}
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+struct SceneResult {
+  std::string scene, family, mode;
+  std::vector<Measured> rows;
+};
+
+// Runs one scene in one mode: every backend, `repeat` interleaved repetitions.
+SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name, const Options& o,
+                      unsigned threads, std::uint64_t& kdop_errors,
+                      std::vector<std::string>& reports) {
+  const QueryMode mode = mode_of(mode_name);
+  const double triangles =
+      static_cast<double>(scene.environment.triangle_count() + scene.object.triangle_count());
+  struct Entry {
+    std::unique_ptr<Backend> backend;
+    bool is_kdop, rebuilds;
+    std::size_t poses;
+    std::vector<double> mean, med, max, pps, par_pps;
+    RunCounters counters;
+    std::vector<PoseAnswer> answers;
+  };
+  std::vector<Entry> entries;
+  const std::size_t n = scene.poses.size();
+  for (const std::string& k : o.kdops) {
+    const auto bv = parse_bv_type(k);
+    if (!bv) throw std::invalid_argument("--kdop: unknown " + k);
+    entries.push_back(
+        {make_kdop_backend(scene, *bv, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
+  }
+  for (const std::string& p : o.peers) {
+    const auto bv = parse_fcl_bv(p);
+    if (!bv) throw std::invalid_argument("--peers: unknown " + p);
+    const bool rebuilds = fcl_rebuilds_per_query(*bv);
+    std::size_t count =
+        rebuilds ? std::min(n, o.rebuild_poses) : (o.peer_poses ? std::min(n, o.peer_poses) : n);
+    entries.push_back({make_fcl_backend(scene, *bv, rebuilds ? 1 : threads),
+                       false,
+                       rebuilds,
+                       count,
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {}});
+  }
+  for (int r = 0; r < o.repeat; ++r) {
+    for (Entry& e : entries) {
+      if (e.rebuilds && r > 0) continue;  // one repetition: each query costs a full rebuild
+      const bool first_rep = r == 0;
+      const RunTiming t = e.backend->run(scene, e.poses, mode, 1, first_rep ? &e.answers : nullptr,
+                                         first_rep ? &e.counters : nullptr);
+      e.mean.push_back(t.mean_us);
+      e.med.push_back(t.median_us);
+      e.max.push_back(t.max_us);
+      e.pps.push_back(t.poses_per_s);
+      if (threads > 1 && !e.rebuilds) {
+        e.par_pps.push_back(
+            e.backend->run(scene, e.poses, mode, threads, nullptr, nullptr).poses_per_s);
+      }
+    }
+  }
+  SceneResult out{scene.name, scene.family, mode_name, {}};
+  const std::vector<PoseAnswer>& reference = entries.front().answers;
+  for (Entry& e : entries) {
+    Measured m;
+    m.backend = e.backend->name();
+    m.is_kdop = e.is_kdop;
+    m.poses = e.poses;
+    m.build_ms = e.backend->build_ms();
+    m.bytes_per_triangle = static_cast<double>(e.backend->model_bytes()) / triangles;
+    m.single = {median(e.mean), median(e.med), median(e.max), median(e.pps)};
+    m.parallel_pps = e.par_pps.empty() ? 0 : median(e.par_pps);
+    m.counters = e.counters;
+    const std::vector<PoseAnswer> prefix(reference.begin(),
+                                         reference.begin() + static_cast<std::ptrdiff_t>(e.poses));
+    m.tally = check_answers(scene, mode, prefix, e.answers, kdop_errors, reports);
+    out.rows.push_back(m);
+  }
+  return out;
+}
+
+void print_scene(std::ostream& os, const SceneResult& s, unsigned threads) {
+  os << "\n### " << s.scene << ", " << s.mode << " contact" << (s.mode == "all" ? "s" : "")
+     << "\n\n";
+  os << "| backend | poses | build ms | mean us | median us | max us | poses/s 1 thr | poses/s "
+     << threads
+     << " thr | N_v (FCL: BV tests) | N_p (FCL: leaf tests) | N_u | B/tri | "
+        "disagree | FCL false +/- |\n";
+  os << "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const Measured& m : s.rows) {
+    os << "| " << m.backend << " | " << m.poses << " | " << fmt("%.1f", m.build_ms) << " | "
+       << fmt("%.2f", m.single.mean_us) << " | " << fmt("%.2f", m.single.median_us) << " | "
+       << fmt("%.1f", m.single.max_us) << " | " << fmt("%.0f", m.single.poses_per_s) << " | "
+       << (m.parallel_pps > 0 ? fmt("%.0f", m.parallel_pps) : "-") << " | "
+       << fmt("%.0f", m.counters.n_v) << " | " << fmt("%.0f", m.counters.n_p) << " | "
+       << (m.is_kdop ? fmt("%.1f", m.counters.n_u) : "-") << " | "
+       << fmt("%.0f", m.bytes_per_triangle) << " | " << m.tally.disagreeing_poses << " | "
+       << (m.is_kdop ? "-"
+                     : std::to_string(m.tally.false_positives) + "/" +
+                           std::to_string(m.tally.false_negatives))
+       << " |\n";
+  }
+}
+
+// Best kdop K and best FCL type (on the same poses: FCL's fastest full-length type).
+struct Ratio {
+  std::string scene, family, mode, kdop, fcl;
+  double kdop_us, fcl_us, ratio, kdop_par_pps, fcl_par_pps, ratio_par, kdop_nv, fcl_nv;
+};
+
+Ratio ratio_of(const SceneResult& s) {
+  const Measured* k = nullptr;
+  const Measured* f = nullptr;
+  for (const Measured& m : s.rows) {
+    if (m.is_kdop && (!k || m.single.mean_us < k->single.mean_us)) k = &m;
+    // Only peers that ran the same poses as kdop compete for "best".
+    if (!m.is_kdop && m.poses == s.rows.front().poses &&
+        (!f || m.single.mean_us < f->single.mean_us))
+      f = &m;
+  }
+  Ratio r{s.scene, s.family, s.mode, k ? k->backend : "-", f ? f->backend : "-", 0, 0, 0, 0, 0,
+          0,       0,        0};
+  if (!k || !f) return r;
+  r.kdop_us = k->single.mean_us;
+  r.fcl_us = f->single.mean_us;
+  r.ratio = f->single.mean_us / std::max(k->single.mean_us, 1e-9);
+  r.kdop_par_pps = k->parallel_pps;
+  r.fcl_par_pps = f->parallel_pps;
+  r.ratio_par = f->parallel_pps > 0 ? k->parallel_pps / f->parallel_pps : 0;
+  r.kdop_nv = k->counters.n_v;
+  r.fcl_nv = f->counters.n_v;
+  return r;
+}
+
+void print_ratios(std::ostream& os, const std::vector<Ratio>& ratios, unsigned threads) {
+  os << "\n## kdop (best K) vs FCL (best BV type), per pose, mean query time\n\n";
+  os << "| scene | mode | kdop | us | FCL | us | speed-up 1 thr | speed-up " << threads
+     << " thr | N_v kdop | BV tests FCL |\n|---|---|---|--:|---|--:|--:|--:|--:|--:|\n";
+  std::map<std::string, std::pair<double, int>> geo;  // key: group/mode
+  for (const Ratio& r : ratios) {
+    os << "| " << r.scene << " | " << r.mode << " | " << r.kdop << " | " << fmt("%.2f", r.kdop_us)
+       << " | " << r.fcl << " | " << fmt("%.2f", r.fcl_us) << " | " << fmt("%.1fx", r.ratio)
+       << " | " << (r.ratio_par > 0 ? fmt("%.1fx", r.ratio_par) : "-") << " | "
+       << fmt("%.0f", r.kdop_nv) << " | " << fmt("%.0f", r.fcl_nv) << " |\n";
+    if (r.ratio <= 0) continue;
+    const bool flight = r.family == "torus" || r.family == "swept" || r.family == "obstacles";
+    std::string keys[3] = {"all scenes, ", flight ? "flights, " : "proximity, ",
+                           "all scenes, both modes"};
+    keys[0].append(r.mode);
+    keys[1].append(r.mode);
+    for (const std::string& key : keys) {
+      geo[key].first += std::log(r.ratio);
+      geo[key].second += 1;
+    }
+  }
+  os << "\n| geometric mean of the speed-up (1 thread) | scenes | value |\n|---|--:|--:|\n";
+  for (const auto& [key, v] : geo) {
+    os << "| " << key << " | " << v.second << " | " << fmt("%.1fx", std::exp(v.first / v.second))
+       << " |\n";
+  }
+}
+
+}  // namespace
+}  // namespace kdop::bench
+
+int main(int argc, char** argv) {
+  using namespace kdop;
+  using namespace kdop::bench;
+  Options o;
+  CLI::App app{"kdop-bench: kdop and FCL side by side on deterministic generated scenes."};
+  app.add_option("--scenes", o.scenes, "Scene families: torus swept obstacles spheres tori")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--modes", o.modes, "first, all")->delimiter(',')->capture_default_str();
+  app.add_option("--kdop", o.kdops, "kdop BV types to run (the best counts)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--peers", o.peers, "FCL types: fcl-obb fcl-obbrss fcl-kios fcl-rss fcl-kdop18")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--scale", o.scale, "Scene size factor (1 = the papers' sizes)")
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "Scene seed")->capture_default_str();
+  app.add_option("--repeat", o.repeat, "Interleaved repetitions (medians are reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  app.add_option("--peer-poses", o.peer_poses, "Poses per scene for FCL (0: all)")
+      ->capture_default_str();
+  app.add_option("--rebuild-poses", o.rebuild_poses,
+                 "Poses per scene for FCL types that rebuild per query")
+      ->capture_default_str();
+  app.add_option("--threads", o.threads, "Threads of the parallel runs (0: all cores)")
+      ->capture_default_str();
+  app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
+  CLI11_PARSE(app, argc, argv);
+
+  const unsigned threads = ParallelRunner(o.threads).threads();
+  std::ostringstream report;
+  report << "# kdop-bench\n\nscale " << o.scale << ", seed " << o.seed << ", " << o.repeat
+         << " interleaved repetitions (medians), " << threads
+         << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
+  std::uint64_t kdop_errors = 0;
+  std::vector<std::string> reports;
+  std::vector<Ratio> ratios;
+  try {
+    for (const std::string& family : o.scenes) {
+      for (const GeneratedScene& scene : generate_scenes(family, {o.seed, o.scale})) {
+        std::cerr << "kdop-bench: " << scene.name << " (" << scene.environment.triangle_count()
+                  << " + " << scene.object.triangle_count() << " triangles, " << scene.poses.size()
+                  << " poses)\n";
+        for (const std::string& mode : o.modes) {
+          const SceneResult s = run_scene(scene, mode, o, threads, kdop_errors, reports);
+          print_scene(report, s, threads);
+          ratios.push_back(ratio_of(s));
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "kdop-bench: " << e.what() << "\n";
+    return 2;
+  }
+  print_ratios(report, ratios, threads);
+  report << "\nkdop answer errors (against the exact test): " << kdop_errors << "\n";
+  std::cout << report.str();
+  if (!o.out.empty()) std::ofstream(o.out) << report.str();
+  for (const std::string& r : reports) std::cerr << "KDOP ERROR: " << r << "\n";
+  return kdop_errors == 0 ? 0 : 1;
+}

@@ -1,0 +1,114 @@
+#include "geometry/dop_normal_fan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "geometry/dop_vertices.hpp"
+
+namespace kdop {
+namespace {
+
+template <int K>
+Vec3 signed_direction(int g) {
+  constexpr auto dirs = DopShape<K>::directions();
+  constexpr int S = DopShape<K>::slabs;
+  const Direction& d = dirs[g % S];
+  const double sign = g < S ? 1.0 : -1.0;
+  return {sign * d.x, sign * d.y, sign * d.z};
+}
+
+template <int K>
+NormalFan build_fan() {
+  constexpr int S = DopShape<K>::slabs;
+  // Every plane at distance 1 from the origin (offset |n|): each is tangent to the unit sphere
+  // at its own normal, a point strictly inside every other half-space, so each is a real face.
+  double lo[S], hi[S];
+  constexpr auto dirs = DopShape<K>::directions();
+  for (int j = 0; j < S; ++j) {
+    hi[j] =
+        std::sqrt(double(dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z));
+    lo[j] = -hi[j];
+  }
+  const DopVertices generic = dop_vertices<K>(lo, hi);
+  NormalFan fan;
+  fan.cone_first.push_back(0);
+  for (const Vec3& v : generic.points) {
+    // The planes through v, ordered around v's direction.
+    std::vector<int> through;
+    for (int g = 0; g < 2 * S; ++g) {
+      const Vec3 n = signed_direction<K>(g);
+      if (std::fabs(dot(n, v) - norm(n)) < 1e-9) through.push_back(g);
+    }
+    const Vec3 axis = (1.0 / norm(v)) * v;
+    Vec3 e1 = cross(axis, Vec3{1, 0, 0});
+    if (norm(e1) < 0.5) e1 = cross(axis, Vec3{0, 1, 0});
+    e1 = (1.0 / norm(e1)) * e1;
+    const Vec3 e2 = cross(axis, e1);
+    std::sort(through.begin(), through.end(), [&](int a, int b) {
+      const Vec3 na = signed_direction<K>(a), nb = signed_direction<K>(b);
+      return std::atan2(dot(na, e2), dot(na, e1)) < std::atan2(dot(nb, e2), dot(nb, e1));
+    });
+    // A fan of triangles from the first generator.
+    for (std::size_t i = 1; i + 1 < through.size(); ++i) {
+      const int g[3] = {through[0], through[i], through[i + 1]};
+      const Vec3 a = signed_direction<K>(g[0]), b = signed_direction<K>(g[1]),
+                 c = signed_direction<K>(g[2]);
+      // M has columns a, b, c; M^-1 = adj(M) / det(M), rows (b x c), (c x a), (a x b) / det.
+      const double det = dot(a, cross(b, c));
+      if (std::fabs(det) < 1e-12) continue;  // coplanar generators span no cone
+      const Vec3 r0 = cross(b, c), r1 = cross(c, a), r2 = cross(a, b);
+      FanCone cone{{static_cast<std::uint8_t>(g[0]), static_cast<std::uint8_t>(g[1]),
+                    static_cast<std::uint8_t>(g[2])},
+                   {r0.x / det, r0.y / det, r0.z / det, r1.x / det, r1.y / det, r1.z / det,
+                    r2.x / det, r2.y / det, r2.z / det}};
+      fan.cones.push_back(cone);
+    }
+    fan.vertices.push_back(v);
+    fan.cone_first.push_back(static_cast<std::uint32_t>(fan.cones.size()));
+  }
+  return fan;
+}
+
+}  // namespace
+
+template <int K>
+const NormalFan& normal_fan() {
+  static const NormalFan fan = build_fan<K>();  // immutable once built (thread-safe init)
+  return fan;
+}
+
+template const NormalFan& normal_fan<6>();
+template const NormalFan& normal_fan<14>();
+template const NormalFan& normal_fan<18>();
+template const NormalFan& normal_fan<26>();
+
+const FanCone& containing_cone(const NormalFan& fan, const Vec3& u, double l[3]) {
+  std::uint32_t best_vertex = 0;
+  double best = -INFINITY;
+  for (std::uint32_t v = 0; v < fan.vertices.size(); ++v) {
+    const double d = dot(u, fan.vertices[v]);
+    if (d > best) {
+      best = d;
+      best_vertex = v;
+    }
+  }
+  const FanCone* chosen = &fan.cones[fan.cone_first[best_vertex]];
+  double chosen_min = -INFINITY;
+  for (std::uint32_t c = fan.cone_first[best_vertex]; c < fan.cone_first[best_vertex + 1]; ++c) {
+    const double* m = fan.cones[c].inverse;
+    const double l0 = m[0] * u.x + m[1] * u.y + m[2] * u.z;
+    const double l1 = m[3] * u.x + m[4] * u.y + m[5] * u.z;
+    const double l2 = m[6] * u.x + m[7] * u.y + m[8] * u.z;
+    const double smallest = std::min({l0, l1, l2});
+    if (smallest > chosen_min) {
+      chosen_min = smallest;
+      chosen = &fan.cones[c];
+      l[0] = l0;
+      l[1] = l1;
+      l[2] = l2;
+    }
+  }
+  return *chosen;
+}
+
+}  // namespace kdop
