@@ -34,8 +34,13 @@ DopBatch<K> make_batch(const Mesh& environment, const std::vector<const Mesh*>& 
                        const BatchConfig& c, simd::Isa isa, unsigned threads) {
   DopBatch<K> b{build_dop_tree<K>(environment, c.environment), {}, dop_query_for<K>(isa), {}};
   for (const Mesh* m : objects) b.objects.push_back(build_flying_dop_tree<K>(*m, c.object));
+  // Every worker's scratch is sized here, once, whichever workers a run ends up using.
   b.workers.resize(threads);
-  for (Worker<K>& w : b.workers) w.scratch.resize(objects.size());
+  for (Worker<K>& w : b.workers) {
+    w.scratch.resize(objects.size());
+    for (std::size_t o = 0; o < objects.size(); ++o) w.scratch[o].prepare(b.env, b.objects[o]);
+    w.result.pairs.reserve(64);
+  }
   return b;
 }
 
