@@ -29,8 +29,8 @@ RunTiming timing_of(std::vector<double>& times_us, double wall_s) {
 // the build time of the single-thread one reports).
 class KdopBackend : public Backend {
  public:
-  KdopBackend(const GeneratedScene& scene, BvType bv, unsigned max_threads)
-      : bv_(bv), max_threads_(max_threads) {
+  KdopBackend(const GeneratedScene& scene, BvType bv, const BatchConfig& base, unsigned max_threads)
+      : bv_(bv), base_(base), max_threads_(max_threads) {
     const auto t0 = Clock::now();
     single_ = make(scene, 1, QueryMode::first_contact);
     build_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -84,7 +84,7 @@ class KdopBackend : public Backend {
  private:
   std::unique_ptr<BatchQuery> make(const GeneratedScene& scene, unsigned threads,
                                    QueryMode mode) const {
-    BatchConfig c;
+    BatchConfig c = base_;
     c.bv = bv_;
     c.mode = mode;
     c.threads = threads;
@@ -93,6 +93,7 @@ class KdopBackend : public Backend {
   }
 
   BvType bv_;
+  BatchConfig base_;
   unsigned max_threads_;
   double build_ms_ = 0;
   std::unique_ptr<BatchQuery> single_, parallel_;
@@ -174,8 +175,8 @@ class FclBackend : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_kdop_backend(const GeneratedScene& scene, BvType bv,
-                                           unsigned max_threads) {
-  return std::make_unique<KdopBackend>(scene, bv, max_threads);
+                                           const BatchConfig& base, unsigned max_threads) {
+  return std::make_unique<KdopBackend>(scene, bv, base, max_threads);
 }
 
 std::unique_ptr<Backend> make_fcl_backend(const GeneratedScene& scene, FclBv bv,

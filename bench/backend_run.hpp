@@ -42,7 +42,7 @@ class Backend {
 };
 
 std::unique_ptr<Backend> make_kdop_backend(const GeneratedScene& scene, BvType bv,
-                                           unsigned max_threads);
+                                           const BatchConfig& base, unsigned max_threads);
 std::unique_ptr<Backend> make_fcl_backend(const GeneratedScene& scene, FclBv bv,
                                           unsigned max_threads);
 

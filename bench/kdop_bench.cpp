@@ -30,6 +30,8 @@ struct Options {
   std::size_t peer_poses = 0;      // 0: all poses
   std::size_t rebuild_poses = 20;  // FCL types that rebuild per query: this many poses, once
   unsigned threads = 0;
+  std::string tumble = "vertices", descent = "environment";
+  std::uint32_t object_leaf = 40;
   std::string out;
 };
 
@@ -87,8 +89,13 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
   for (const std::string& k : o.kdops) {
     const auto bv = parse_bv_type(k);
     if (!bv) throw std::invalid_argument("--kdop: unknown " + k);
+    BatchConfig base;
+    base.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
+    base.descent =
+        o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
+    base.object.leaf_size = o.object_leaf;
     entries.push_back(
-        {make_kdop_backend(scene, *bv, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
+        {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
   }
   for (const std::string& p : o.peers) {
     const auto bv = parse_fcl_bv(p);
@@ -256,13 +263,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--threads", o.threads, "Threads of the parallel runs (0: all cores)")
       ->capture_default_str();
+  app.add_option("--tumble", o.tumble, "kdop: vertices or affine")->capture_default_str();
+  app.add_option("--descent", o.descent, "kdop: environment or larger")->capture_default_str();
+  app.add_option("--object-leaf", o.object_leaf, "kdop: flying leaf size tau")
+      ->capture_default_str();
   app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
   CLI11_PARSE(app, argc, argv);
 
   const unsigned threads = ParallelRunner(o.threads).threads();
   std::ostringstream report;
-  report << "# kdop-bench\n\nscale " << o.scale << ", seed " << o.seed << ", " << o.repeat
-         << " interleaved repetitions (medians), " << threads
+  report << "# kdop-bench\n\nkdop: --tumble " << o.tumble << " --descent " << o.descent
+         << " --object-leaf " << o.object_leaf << "; scale " << o.scale << ", seed " << o.seed
+         << ", " << o.repeat << " interleaved repetitions (medians), " << threads
          << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
   std::uint64_t kdop_errors = 0;
   std::vector<std::string> reports;

@@ -183,6 +183,15 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
   }
   const std::vector<Vec3> corners = referenced_corners(mesh);
   for (const Vec3& p : corners) f.corner_radius = std::max(f.corner_radius, norm(p));
+  // The sphere: centred on the corners' box, radius rounded up past norm()'s few ulps.
+  Vec3 box_lo{INFINITY, INFINITY, INFINITY}, box_hi{-INFINITY, -INFINITY, -INFINITY};
+  for (const Vec3& p : corners) {
+    box_lo = {std::min(box_lo.x, p.x), std::min(box_lo.y, p.y), std::min(box_lo.z, p.z)};
+    box_hi = {std::max(box_hi.x, p.x), std::max(box_hi.y, p.y), std::max(box_hi.z, p.z)};
+  }
+  f.sphere_center = 0.5 * (box_lo + box_hi);
+  for (const Vec3& p : corners) f.sphere_radius = std::max(f.sphere_radius, norm(p - f.sphere_center));
+  f.sphere_radius = f.sphere_radius * (1 + 0x1p-48) + 0x1p-48 * norm(f.sphere_center);
   f.corner_radius *= 1 + 0x1p-50;  // norm() is off by a few ulps at most
   f.root_hull = convex_hull_graph(corners);
   f.root_starts = climb_starts(f.root_hull);

@@ -53,6 +53,9 @@ struct FlyingDopTree {
   LeafFloats floats;         // the leaf triangles' float copies for the prefilter
   double corner_radius = 0;  // largest |p| over the object's corners (object frame), rounded up
   double bound_extent = 0;   // largest |lo| or |hi| over every node's float DOP
+  // A sphere around every corner (object frame): the query's first, cheapest test.
+  Vec3 sphere_center;
+  double sphere_radius = 0;
   HullGraph root_hull;       // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;
 };

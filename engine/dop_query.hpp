@@ -61,13 +61,19 @@ struct DopQueryScratch {
   std::vector<std::uint32_t> frontier, next_frontier;
   std::uint32_t frontier_size = 0, next_frontier_size = 0;
   bool frontier_valid = false;
+  // The previous pose's extreme root-hull vertices, hill-climbing's starts (tumble_root).
+  std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
+  bool root_hints_valid = false;
   std::uint32_t epoch = 0;
 
   // Sizes the buffers for this pair of hierarchies (only when they changed) and starts a new
   // pose. Defined in dop_query.cpp, compiled once.
   void prepare(const DopTree<K>& env, const FlyingDopTree<K>& fly);
   // The next pose does not follow the previous one (a new path or block): no hot start.
-  void start_chain() { frontier_valid = false; }
+  void start_chain() {
+    frontier_valid = false;
+    root_hints_valid = false;
+  }
 };
 
 extern template struct DopQueryScratch<6>;
@@ -283,7 +289,13 @@ class DopTraversal {
     if (claim(s_.tumble_stamp[f])) {
       ++result.stats.n_u;
       if (f == 0) {
-        tumble_root<Arch>(fly_, frame_, out);
+        // Only a query's single traversal tumbles the root (its first pair involves the root,
+        // and tasks come later), so the hints need no claim.
+        if (!s_.root_hints_valid) {
+          seed_root_hints<Arch>(fly_, frame_, s_.root_hints.data());
+          s_.root_hints_valid = true;
+        }
+        tumble_root<Arch>(fly_, frame_, out, s_.root_hints.data());
       } else if (options_.tumble == TumbleMethod::affine) {
         tumble_node_affine<Arch>(fly_, frame_, f, out);
       } else {
@@ -393,6 +405,27 @@ void split_query(const DopTraversal<Arch, K>& traversal, const NodePair* stack, 
   buffers.merge_into(traversal.mode(), result);
 }
 
+// The cheapest test first: the object's bounding sphere at the pose against the environment
+// root's DOP. A --matrix rotation may be orthonormal only to 1e-6, which scales lengths by at
+// most 1.5e-6, so the radius grows by 4e-6 of itself; the projections' rounding is a few ulps.
+template <class Arch, int K>
+bool sphere_misses_root(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose) {
+  using Shape = DopShape<K>;
+  constexpr auto dirs = Shape::directions();
+  const Vec3 c = apply_pose(pose, fly.sphere_center);
+  const double scale = std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z);
+  const double r = fly.sphere_radius * (1 + 4e-6) + 0x1p-48 * (scale + fly.sphere_radius);
+  const float* b = env.node_bounds(0);
+  for (int j = 0; j < Shape::slabs; ++j) {
+    const double d = project(dirs[j], c.x, c.y, c.z);
+    const double n2 =
+        std::sqrt(double(dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z));
+    const double reach = r * n2 * (1 + 0x1p-50) + projection_error_bound(scale);
+    if (d - reach > b[Shape::lanes + j] || d + reach < b[j]) return true;
+  }
+  return false;
+}
+
 template <class Arch, int K>
 void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                const QueryOptions& options, DopQueryScratch<K>& s, QueryResult& result) {
@@ -401,6 +434,10 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   result.contacts = 0;
   result.pairs.clear();
   result.stats = {};
+  if (sphere_misses_root<Arch>(env, fly, pose)) {  // one BV pair tested, nothing tumbled
+    result.stats.n_v = 1;
+    return;
+  }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
   if (options.tumble == TumbleMethod::affine) add_affine_frame<Arch>(fly, pose, frame);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly, pose);

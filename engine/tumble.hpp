@@ -161,9 +161,24 @@ void tumble_node(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, std::
   }
 }
 
-// Exact method at the root: hill-climb each of the k directions over the hull, in double.
+// Cube-map starts for tumble_root's hints (2 per slab: top, bottom).
 template <class Arch = simd::ScalarArch, int K>
-void tumble_root(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, float* out) {
+void seed_root_hints(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame,
+                     std::uint32_t* hints) {
+  for (int j = 0; j < DopShape<K>::slabs; ++j) {
+    const Vec3 m{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
+    hints[2 * j] = climb_start(fly.root_starts, m);
+    hints[2 * j + 1] = climb_start(fly.root_starts, Vec3{-m.x, -m.y, -m.z});
+  }
+}
+
+// Exact method at the root: hill-climb each of the k directions over the hull, in double. Each
+// walk starts from hints[2 j] (top) and hints[2 j + 1] (bottom) when given, the previous pose's
+// extreme vertices (the paper's method I: step-to-step coherence), else from the cube map; the
+// hints then receive this pose's extremes. The result does not depend on the start.
+template <class Arch = simd::ScalarArch, int K>
+void tumble_root(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, float* out,
+                 std::uint32_t* hints = nullptr) {
   using Shape = DopShape<K>;
   constexpr int L = Shape::lanes;
   const HullGraph& hull = fly.root_hull;
@@ -175,8 +190,15 @@ void tumble_root(const FlyingDopTree<K>& fly, const TumbleFrame<K>& frame, float
     }
     const Vec3 m{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
     const Vec3 minus_m{-m.x, -m.y, -m.z};
-    const std::uint32_t top = hill_climb(hull, m, climb_start(fly.root_starts, m));
-    const std::uint32_t bottom = hill_climb(hull, minus_m, climb_start(fly.root_starts, minus_m));
+    const std::uint32_t top_start = hints ? hints[2 * j] : climb_start(fly.root_starts, m);
+    const std::uint32_t bottom_start =
+        hints ? hints[2 * j + 1] : climb_start(fly.root_starts, minus_m);
+    const std::uint32_t top = hill_climb(hull, m, top_start);
+    const std::uint32_t bottom = hill_climb(hull, minus_m, bottom_start);
+    if (hints) {
+      hints[2 * j] = top;
+      hints[2 * j + 1] = bottom;
+    }
     const double hi = dot(m, hull.points[top]) + frame.c[j];
     const double lo = dot(m, hull.points[bottom]) + frame.c[j];
     out[j] = float_below(lo - frame.root_widen[j]);

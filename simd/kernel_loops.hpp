@@ -3,6 +3,7 @@
 // per-ISA translation units in simd/isa/.
 #include "simd/kernel_table.hpp"
 #include "simd/slab_overlap.hpp"
+#include "simd/slab_overlap_wide.hpp"
 
 namespace kdop::simd {
 
@@ -10,6 +11,19 @@ template <class Arch, int Lanes>
 void slab_overlap_pairs(const float* pairs, std::size_t count, std::uint8_t* out) {
   for (std::size_t i = 0; i < count; ++i, pairs += 4 * Lanes) {
     out[i] = slab_overlap<Arch, Lanes>(pairs, pairs + 2 * Lanes);
+  }
+}
+
+// Lanes 4, 8, 12, 16 hold 3, 7, 9, 13 slabs (K = 6, 14, 18, 26).
+template <int Lanes>
+inline constexpr int slabs_of = Lanes == 4 ? 3 : Lanes == 8 ? 7 : Lanes == 12 ? 9 : 13;
+
+template <class Arch, int Lanes>
+void slab_overlap_wide8(const float* fly, const float* blocks, std::size_t count,
+                        std::uint32_t* out) {
+  constexpr int S = slabs_of<Lanes>;
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = slab_overlap_wide<Arch, S, 8>(fly + 2 * Lanes * i, Lanes, blocks + 16 * S * i);
   }
 }
 
@@ -33,7 +47,8 @@ void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& sl
 
 template <class Arch, int Lanes>
 KernelTable<Lanes> make_kernel_table() {
-  return {&slab_overlap_pairs<Arch, Lanes>, &tumble_nodes<Arch, Lanes>, &prefilter_many<Arch>};
+  return {&slab_overlap_pairs<Arch, Lanes>, &tumble_nodes<Arch, Lanes>,
+          &slab_overlap_wide8<Arch, Lanes>, &prefilter_many<Arch>};
 }
 
 template <class Arch>

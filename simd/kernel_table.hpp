@@ -22,6 +22,11 @@ struct KernelTable {
   void (*tumble_nodes)(const SlabFrame<Lanes>& frame, const float* vx, const float* vy,
                        const float* vz, const std::uint32_t* first, const std::uint32_t* count,
                        std::size_t nodes, float* out);
+  // The wide layout (simd/slab_overlap_wide.hpp) with W = 8: out[i] = the mask of block i's 8
+  // environment DOPs against flying DOP i (flying DOPs: 2 * Lanes floats each; blocks:
+  // 16 * (k/2) floats each).
+  void (*slab_overlap_wide8)(const float* fly, const float* blocks, std::size_t count,
+                             std::uint32_t* out);
   // out[i] = prefilter(triangles[i], slots, first[i], count[i]).
   void (*prefilter_many)(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                          const std::uint32_t* first, const std::uint32_t* count, std::size_t n,

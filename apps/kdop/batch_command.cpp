@@ -111,6 +111,8 @@ int run_batch(const BatchArgs& args) {
   config.bv = pair_config.bv;
   config.environment = pair_config.environment;
   config.object = pair_config.object;
+  config.tumble = pair_config.tumble;
+  config.descent = pair_config.descent;
   config.mode = parse_mode(args.mode);
   config.threads = args.threads;
   if (!args.pairs.empty() && config.mode != QueryMode::all_contacts) {

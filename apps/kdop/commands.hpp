@@ -15,6 +15,8 @@ struct BuildOptions {
   std::string split = "mean";
   std::uint32_t env_leaf = 1;
   std::uint32_t object_leaf = 40;
+  std::string tumble = "vertices";
+  std::string descent = "environment";
 };
 
 struct CheckArgs {

@@ -19,6 +19,16 @@ inline void add_build_options(CLI::App& command, BuildOptions& o) {
   command.add_option("--object-leaf", o.object_leaf, "Object leaf size tau")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
+  command
+      .add_option("--tumble", o.tumble,
+                  "Re-aligning flying nodes: vertices (transform the DOP's vertices) or affine "
+                  "(Zachmann: 3 multiply-adds per plane)")
+      ->capture_default_str();
+  command
+      .add_option("--descent", o.descent,
+                  "Which node to split: environment (Algorithm 1: environment first) or larger "
+                  "(the larger volume first, as OBBTrees do)")
+      ->capture_default_str();
 }
 
 inline PairConfig make_pair_config(const BuildOptions& o) {
@@ -33,6 +43,14 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   if (!split) throw InputError("--split: expected mean or median, got '" + o.split + "'");
   c.environment = BuildConfig{*rule, *split, o.env_leaf};
   c.object = BuildConfig{*rule, *split, o.object_leaf};
+  if (o.tumble != "vertices" && o.tumble != "affine") {
+    throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
+  }
+  c.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
+  if (o.descent != "environment" && o.descent != "larger") {
+    throw InputError("--descent: expected environment or larger, got '" + o.descent + "'");
+  }
+  c.descent = o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
   return c;
 }
 

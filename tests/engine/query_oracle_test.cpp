@@ -172,8 +172,11 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
           ASSERT_EQ(first.pairs.size(), 1u);
           ASSERT_TRUE(std::binary_search(expected[i].begin(), expected[i].end(), first.pairs[0]));
         }
-        ASSERT_GE(all.stats.n_u, 1u);
+        // The root is tumbled unless the object's bounding sphere already misses the
+        // environment (then the one BV test is that sphere's).
+        ASSERT_GE(all.stats.n_v, 1u);
         ASSERT_GE(all.stats.n_v, all.stats.n_u);
+        if (all.stats.n_u == 0) ASSERT_EQ(all.stats.n_v, 1u);
       }
     }
   }
