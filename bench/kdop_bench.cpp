@@ -30,7 +30,7 @@ struct Options {
   std::size_t peer_poses = 0;      // 0: all poses
   std::size_t rebuild_poses = 20;  // FCL types that rebuild per query: this many poses, once
   unsigned threads = 0;
-  std::string tumble = "vertices", descent = "environment";
+  std::string tumble = "vertices", descent = "larger";
   std::uint32_t object_leaf = 40;
   std::string out;
 };

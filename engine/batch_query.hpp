@@ -32,7 +32,7 @@ struct BatchConfig {
   BuildConfig object = BuildConfig::object_defaults();
   QueryMode mode = QueryMode::first_contact;
   TumbleMethod tumble = TumbleMethod::vertices;
-  DescentRule descent = DescentRule::environment_first;
+  DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
   std::uint64_t split_threshold = 100000;  // node pairs before a query splits into tasks
   std::optional<simd::Isa> isa;            // default: simd::select_isa() (the best, or KDOP_ISA)

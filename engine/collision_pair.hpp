@@ -23,7 +23,7 @@ struct PairConfig {
   BuildConfig object = BuildConfig::object_defaults();
   std::optional<simd::Isa> isa;  // default: simd::select_isa() (the best, or KDOP_ISA)
   TumbleMethod tumble = TumbleMethod::vertices;
-  DescentRule descent = DescentRule::environment_first;
+  DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
 };
 
 template <int K>

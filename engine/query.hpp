@@ -26,7 +26,7 @@ enum class DescentRule {
 struct QueryOptions {
   QueryMode mode = QueryMode::first_contact;
   TumbleMethod tumble = TumbleMethod::vertices;
-  DescentRule descent = DescentRule::environment_first;
+  DescentRule descent = DescentRule::larger_first;
   // Start from the previous pose's cut of the environment hierarchy (same scratch, consecutive
   // poses of a path); exact whatever the poses, cheaper when they are close.
   bool hot_start = false;

@@ -16,7 +16,7 @@ struct BuildOptions {
   std::uint32_t env_leaf = 1;
   std::uint32_t object_leaf = 40;
   std::string tumble = "vertices";
-  std::string descent = "environment";
+  std::string descent = "larger";
 };
 
 struct CheckArgs {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -97,6 +98,56 @@ void check_tumble(Isa isa) {
       << to_string(isa) << " lanes " << Lanes;
 }
 
+// The wide layout: every ISA equals the scalar reference, and each mask bit equals the
+// node-pair test of the same two DOPs.
+template <int Lanes, int Slabs>
+void check_wide(Isa isa) {
+  const KernelTable<Lanes> ref = kernel_table<Lanes>(Isa::scalar);
+  const KernelTable<Lanes> vec = kernel_table<Lanes>(isa);
+  std::uint64_t rng = 31 + Lanes;
+  const std::size_t n = 3000;
+  std::vector<float> fly(2 * Lanes * n), blocks(16 * Slabs * n), pair(4 * Lanes);
+  std::vector<float> env_dops(8 * 2 * Lanes * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    float* f = fly.data() + 2 * Lanes * i;
+    for (int j = 0; j < Lanes; ++j) {
+      const float u = grid(rng), v = grid(rng);
+      f[j] = j < Slabs ? (u < v ? u : v) : -std::numeric_limits<float>::infinity();
+      f[Lanes + j] = j < Slabs ? (u < v ? v : u) : std::numeric_limits<float>::infinity();
+    }
+    for (int e = 0; e < 8; ++e) {
+      float* d = env_dops.data() + (8 * i + e) * 2 * Lanes;
+      for (int j = 0; j < Lanes; ++j) {
+        const float shift = j == static_cast<int>(next_uniform(rng) * Slabs) ? grid(rng) * 2 : 0;
+        d[j] = j < Slabs ? f[j] + shift : -std::numeric_limits<float>::infinity();
+        d[Lanes + j] = j < Slabs ? f[Lanes + j] + shift : std::numeric_limits<float>::infinity();
+        if (j < Slabs) {
+          blocks[16 * Slabs * i + 16 * j + e] = d[j];
+          blocks[16 * Slabs * i + 16 * j + 8 + e] = d[Lanes + j];
+        }
+      }
+    }
+  }
+  std::vector<std::uint32_t> expected(n), actual(n);
+  ref.slab_overlap_wide8(fly.data(), blocks.data(), n, expected.data());
+  vec.slab_overlap_wide8(fly.data(), blocks.data(), n, actual.data());
+  std::size_t overlapping = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(actual[i], expected[i]) << to_string(isa) << " lanes " << Lanes << " block " << i;
+    for (int e = 0; e < 8; ++e) {
+      std::copy_n(env_dops.data() + (8 * i + e) * 2 * Lanes, 2 * Lanes, pair.data());
+      std::copy_n(fly.data() + 2 * Lanes * i, 2 * Lanes, pair.data() + 2 * Lanes);
+      std::uint8_t one = 0;
+      ref.slab_overlap_pairs(pair.data(), 1, &one);
+      ASSERT_EQ((expected[i] >> e) & 1u, one)
+          << "lanes " << Lanes << " block " << i << " lane " << e;
+      overlapping += one;
+    }
+  }
+  EXPECT_GT(overlapping, n);  // both answers exercised
+  EXPECT_LT(overlapping, 8 * n - n);
+}
+
 void check_prefilter(Isa isa) {
   const KernelTable<4> ref = kernel_table<4>(Isa::scalar);
   const KernelTable<4> vec = kernel_table<4>(isa);
@@ -172,6 +223,10 @@ TEST(Kernels, EveryIsaMatchesTheScalarReference) {
     check_tumble<8>(isa);
     check_tumble<12>(isa);
     check_tumble<16>(isa);
+    check_wide<4, 3>(isa);
+    check_wide<8, 7>(isa);
+    check_wide<12, 9>(isa);
+    check_wide<16, 13>(isa);
     check_prefilter(isa);
   }
   // Say which ISAs ran, so a log shows what this machine could check.
