@@ -11,13 +11,18 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "builders/build_config.hpp"
 #include "builders/dop_tree.hpp"
+#include "engine/batch_query.hpp"
+#include "engine/dop_query.hpp"
 #include "engine/traverse.hpp"
 #include "engine/tumble.hpp"
 #include "geometry/dop.hpp"
@@ -25,6 +30,8 @@
 #include "geometry/pose.hpp"
 #include "geometry/shapes.hpp"
 #include "geometry/tri_tri.hpp"
+#include "io/generated_scene.hpp"
+#include "simd/kernel_table.hpp"
 #include "simd/slab_overlap.hpp"
 
 namespace kdop {
@@ -170,39 +177,106 @@ SlabPairs<K> collect_slab_pairs() {
   return out;
 }
 
+// Every benchmark below runs once per ISA this CPU supports, through the kernel table
+// (simd/kernel_table.hpp): the same code the query inlines, compiled with each ISA's flags.
+
 template <int K>
-void BM_Cv_SlabOverlap(benchmark::State& state) {
+void BM_Cv_SlabOverlap(benchmark::State& state, simd::Isa isa) {
   constexpr int F = DopShape<K>::floats;
   static const SlabPairs<K> pairs = collect_slab_pairs<K>();
+  const auto table = simd::kernel_table<DopShape<K>::lanes>(isa);
   const std::size_t n = pairs.dops.size() / (2 * F);
+  std::vector<std::uint8_t> out(n);
   for (auto _ : state) {
-    const float* d = pairs.dops.data();
-    for (std::size_t i = 0; i < n; ++i, d += 2 * F) {
-      bool overlap = simd::slab_overlap<simd::ScalarArch, DopShape<K>::lanes>(d, d + F);
-      benchmark::DoNotOptimize(overlap);
-    }
+    table.slab_overlap_pairs(pairs.dops.data(), n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
   }
   report_per_op(state, n);
-  state.counters["pairs"] = static_cast<double>(n);
   state.counters["overlap_frac"] = pairs.overlap_fraction;
   state.counters["N_v_per_pose"] = pairs.visits_per_pose;
 }
 
-// ---------------------------------------------------------------------------------------------
-// C_u: tumbling every non-root node of the torus hierarchy (leaf size 40), under a few poses.
+// The wide layout: one flying DOP against 8 environment DOPs across lanes (the sampled pairs
+// regrouped 8 at a time, each block against its first pair's flying DOP). Time per node pair.
+template <int K>
+void BM_Cv_SlabOverlapWide8(benchmark::State& state, simd::Isa isa) {
+  constexpr int F = DopShape<K>::floats, L = DopShape<K>::lanes, S = DopShape<K>::slabs;
+  static const SlabPairs<K> pairs = collect_slab_pairs<K>();
+  const auto table = simd::kernel_table<L>(isa);
+  const std::size_t blocks = pairs.dops.size() / (2 * F) / 8;
+  static const std::vector<float> fly = [&] {
+    std::vector<float> f(blocks * F);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      std::copy_n(pairs.dops.data() + (8 * b) * 2 * F + F, F, f.data() + b * F);
+    }
+    return f;
+  }();
+  static const std::vector<float> wide = [&] {
+    std::vector<float> w(blocks * 16 * S);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      for (int e = 0; e < 8; ++e) {
+        const float* env = pairs.dops.data() + (8 * b + e) * 2 * F;
+        for (int j = 0; j < S; ++j) {
+          w[b * 16 * S + 16 * j + e] = env[j];
+          w[b * 16 * S + 16 * j + 8 + e] = env[L + j];
+        }
+      }
+    }
+    return w;
+  }();
+  std::vector<std::uint32_t> out(blocks);
+  for (auto _ : state) {
+    table.slab_overlap_wide8(fly.data(), wide.data(), blocks, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_op(state, blocks * 8);
+}
 
+// C_u, vertex method: every non-root node of the torus hierarchy under 8 poses.
 constexpr int kTumblePoses = 8;
 
 template <int K>
 std::vector<TumbleFrame<K>> tumble_frames(int count) {
   std::vector<TumbleFrame<K>> frames;
-  for (const Pose& pose : flight_poses(count, 11))
-    frames.push_back(make_tumble_frame(fly_tree<K>(), pose));
+  for (const Pose& pose : flight_poses(count, 11)) {
+    TumbleFrame<K> f = make_tumble_frame(fly_tree<K>(), pose);
+    add_affine_frame(fly_tree<K>(), pose, f);
+    frames.push_back(f);
+  }
   return frames;
 }
 
 template <int K>
-void BM_Cu_TumbleNode(benchmark::State& state) {
+void BM_Cu_TumbleVertices(benchmark::State& state, simd::Isa isa) {
+  constexpr int L = DopShape<K>::lanes;
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  static const std::vector<TumbleFrame<K>> frames = tumble_frames<K>(kTumblePoses);
+  const auto table = simd::kernel_table<L>(isa);
+  const std::uint32_t nodes = fly.tree.topology.node_count() - 1;
+  std::vector<std::uint32_t> first(nodes), count(nodes);
+  for (std::uint32_t n = 1; n <= nodes; ++n) {
+    first[n - 1] = fly.vertex_first[n];
+    count[n - 1] = fly.vertex_first[n + 1] - fly.vertex_first[n];
+  }
+  std::vector<float> out(std::size_t{2} * L * nodes);
+  for (auto _ : state) {
+    for (const TumbleFrame<K>& frame : frames) {
+      table.tumble_nodes(frame.slabs, fly.vx.data(), fly.vy.data(), fly.vz.data(), first.data(),
+                         count.data(), nodes, out.data());
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
+    }
+  }
+  report_per_op(state, frames.size() * nodes);
+  state.counters["verts_per_node"] =
+      static_cast<double>(fly.vertex_first[nodes + 1] - fly.vertex_first[1]) / nodes;
+}
+
+// C_u, Zachmann's affine method (scalar code, the same on every ISA).
+template <int K>
+void BM_Cu_TumbleAffine(benchmark::State& state) {
   const FlyingDopTree<K>& fly = fly_tree<K>();
   static const std::vector<TumbleFrame<K>> frames = tumble_frames<K>(kTumblePoses);
   const std::uint32_t nodes = fly.tree.topology.node_count();
@@ -210,45 +284,42 @@ void BM_Cu_TumbleNode(benchmark::State& state) {
   for (auto _ : state) {
     for (const TumbleFrame<K>& frame : frames) {
       for (std::uint32_t n = 1; n < nodes; ++n) {
-        tumble_node(fly, frame, n, out);
+        tumble_node_affine(fly, frame, n, out);
         benchmark::DoNotOptimize(out);
         benchmark::ClobberMemory();
       }
     }
   }
   report_per_op(state, frames.size() * (nodes - 1));
-  state.counters["nodes"] = nodes - 1;
-  state.counters["verts_per_node"] =
-      static_cast<double>(fly.vertex_first[nodes] - fly.vertex_first[1]) / (nodes - 1);
 }
 
+// The exact root (hill-climbing over the root hull): cold (cube-map starts) and hot-started from
+// the previous pose's extremes along a flight (consecutive poses 0.01 rad apart).
 template <int K>
-void BM_Cu_TumbleRoot(benchmark::State& state) {
+void BM_Cu_TumbleRoot(benchmark::State& state, bool hot) {
   const FlyingDopTree<K>& fly = fly_tree<K>();
-  static const std::vector<TumbleFrame<K>> frames = tumble_frames<K>(256);
+  static const std::vector<TumbleFrame<K>> frames = [] {
+    std::vector<TumbleFrame<K>> f;
+    for (int i = 0; i < 256; ++i) {
+      const double a = 0.01 * i;
+      f.push_back(make_tumble_frame(
+          fly_tree<K>(), pose_from_quaternion(1, 2, 3, std::cos(a / 2), 0.6 * std::sin(a / 2),
+                                              0.8 * std::sin(a / 2), 0)));
+    }
+    return f;
+  }();
   alignas(64) float out[DopShape<K>::floats];
+  std::uint32_t hints[2 * DopShape<K>::slabs];
+  seed_root_hints(fly, frames[0], hints);
   for (auto _ : state) {
     for (const TumbleFrame<K>& frame : frames) {
-      tumble_root(fly, frame, out);
+      tumble_root(fly, frame, out, hot ? hints : nullptr);
       benchmark::DoNotOptimize(out);
       benchmark::ClobberMemory();
     }
   }
   report_per_op(state, frames.size());
   state.counters["hull_verts"] = static_cast<double>(fly.root_hull.points.size());
-}
-
-template <int K>
-void BM_Cu_MakeTumbleFrame(benchmark::State& state) {
-  const FlyingDopTree<K>& fly = fly_tree<K>();
-  static const std::vector<Pose> poses = flight_poses(256, 11);
-  for (auto _ : state) {
-    for (const Pose& pose : poses) {
-      TumbleFrame<K> frame = make_tumble_frame(fly, pose);
-      benchmark::DoNotOptimize(frame);
-    }
-  }
-  report_per_op(state, poses.size());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,24 +414,160 @@ void BM_Cp_TriTri_GridCoplanarTouching(benchmark::State& state) {
   run_triangle_pairs(state, pairs);
 }
 
-BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 6)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 14)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 18)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cv_SlabOverlap, 26)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 6)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 14)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 18)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleNode, 26)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 6)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 14)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 18)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_TumbleRoot, 26)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 6)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 14)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 18)->MinTime(kMinTime);
-BENCHMARK_TEMPLATE(BM_Cu_MakeTumbleFrame, 26)->MinTime(kMinTime);
-BENCHMARK(BM_Cp_TriTri_BoxOverlap)->MinTime(kMinTime);
-BENCHMARK(BM_Cp_TriTri_GridCoplanarTouching)->MinTime(kMinTime);
+// The leaf prefilter per ISA, on the leaf pairs of the torus flight (K = 18): one environment
+// triangle, moved into the object's frame, against a whole flying leaf. Time per triangle pair.
+struct LeafPairs {
+  std::vector<simd::PrefilterTriangle> keys;
+  std::vector<std::uint32_t> first, count;
+  std::size_t pairs = 0, survivors = 0;
+};
+
+const LeafPairs& leaf_pairs_of_flight() {
+  static const LeafPairs lp = [] {
+    LeafPairs out;
+    const DopTree<18>& env = env_tree<18>();
+    const FlyingDopTree<18>& fly = fly_tree<18>();
+    DopQueryScratch<18> scratch;
+    for (const Pose& pose : flight_poses(32, 7)) {
+      const ObjectFrame frame = make_object_frame<simd::ScalarArch>(fly, pose);
+      QueryResult r;
+      // The leaf pairs a query visits: re-run its traversal with a recording leaf test.
+      scratch.prepare(env, fly);
+      TumbleFrame<18> tf = make_tumble_frame(fly, pose);
+      std::vector<float> tumbled(std::size_t{fly.tree.topology.node_count()} *
+                                 DopShape<18>::floats);
+      std::vector<char> done(fly.tree.topology.node_count(), 0);
+      auto overlap = [&](std::uint32_t e, std::uint32_t f) {
+        float* fb = tumbled.data() + std::size_t{f} * DopShape<18>::floats;
+        if (!done[f]) {
+          done[f] = 1;
+          if (f == 0)
+            tumble_root(fly, tf, fb);
+          else
+            tumble_node(fly, tf, f, fb);
+        }
+        return simd::slab_overlap_scalar<DopShape<18>::lanes>(env.node_bounds(e), fb);
+      };
+      auto leaf = [&](std::uint32_t e, std::uint32_t f) {
+        const std::uint32_t es = env.topology.child_or_first[e];
+        out.keys.push_back(object_frame_key<simd::ScalarArch>(frame, env.triangles.triangle(es)));
+        out.first.push_back(fly.tree.topology.child_or_first[f]);
+        out.count.push_back(fly.tree.topology.leaf_count[f]);
+        out.pairs += fly.tree.topology.leaf_count[f];
+        return false;
+      };
+      auto always = [](std::uint32_t, std::uint32_t) { return true; };
+      auto ignore = [](std::uint32_t, bool) {};
+      std::uint32_t size = 1;
+      scratch.stack[0] = {0, 0};
+      std::uint64_t n_v = 0;
+      traverse_trees(env.topology, fly.tree.topology, scratch.stack.data(), size, overlap, leaf,
+                     always, ignore, n_v, ~std::uint64_t{0});
+    }
+    std::vector<std::uint64_t> bits(out.keys.size());
+    simd::kernel_table<4>(simd::Isa::scalar)
+        .prefilter_many(out.keys.data(), fly_tree<18>().floats.slots(), out.first.data(),
+                        out.count.data(), out.keys.size(), bits.data());
+    for (std::uint64_t b : bits) out.survivors += static_cast<std::size_t>(std::popcount(b));
+    return out;
+  }();
+  return lp;
+}
+
+void BM_Cp_Prefilter(benchmark::State& state, simd::Isa isa) {
+  const LeafPairs& lp = leaf_pairs_of_flight();
+  const auto table = simd::kernel_table<4>(isa);
+  const simd::PrefilterSlots slots = fly_tree<18>().floats.slots();
+  std::vector<std::uint64_t> bits(lp.keys.size());
+  for (auto _ : state) {
+    table.prefilter_many(lp.keys.data(), slots, lp.first.data(), lp.count.data(), lp.keys.size(),
+                         bits.data());
+    benchmark::DoNotOptimize(bits.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_op(state, lp.pairs);
+  state.counters["leaf_pairs"] = static_cast<double>(lp.keys.size());
+  state.counters["survivor_frac"] =
+      static_cast<double>(lp.survivors) / static_cast<double>(lp.pairs);
+}
+
+// Batch throughput against threads: the torus flight's 2,000 poses (io/generated_scene.hpp),
+// first contact, K = 26. Reports poses per second.
+void BM_BatchThroughput(benchmark::State& state) {
+  static const std::vector<GeneratedScene> scenes = generate_scenes("torus", {1, 1.0});
+  const GeneratedScene& scene = scenes[0];
+  BatchConfig c;
+  c.bv = BvType::kdop26;
+  c.threads = static_cast<unsigned>(state.range(0));
+  BatchQuery batch(scene.environment, {&scene.object}, c);
+  std::vector<PoseTask> tasks;
+  for (const Pose& p : scene.poses) tasks.push_back({0, p});
+  BatchOutput out;
+  batch.run(tasks, out);
+  for (auto _ : state) {
+    batch.run(tasks, out);
+    benchmark::DoNotOptimize(out.results.data());
+  }
+  state.counters["poses_per_s"] = benchmark::Counter(static_cast<double>(tasks.size()),
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <int K>
+void register_k(simd::Isa isa) {
+  const std::string suffix = std::string("<") + std::to_string(K) + ">/" + simd::to_string(isa);
+  benchmark::RegisterBenchmark(("BM_Cv_SlabOverlap" + suffix).c_str(), BM_Cv_SlabOverlap<K>, isa)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cv_SlabOverlapWide8" + suffix).c_str(),
+                               BM_Cv_SlabOverlapWide8<K>, isa)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cu_TumbleVertices" + suffix).c_str(), BM_Cu_TumbleVertices<K>,
+                               isa)
+      ->MinTime(kMinTime);
+}
+
+template <int K>
+void register_scalar_k() {
+  const std::string k = std::string("<") + std::to_string(K) + ">";
+  benchmark::RegisterBenchmark(("BM_Cu_TumbleAffine" + k).c_str(), BM_Cu_TumbleAffine<K>)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cu_TumbleRoot" + k + "/cold").c_str(), BM_Cu_TumbleRoot<K>,
+                               false)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cu_TumbleRoot" + k + "/hot").c_str(), BM_Cu_TumbleRoot<K>, true)
+      ->MinTime(kMinTime);
+}
 
 }  // namespace
 }  // namespace kdop
+
+int main(int argc, char** argv) {
+  using namespace kdop;
+  for (simd::Isa isa : simd::supported_isas()) {
+    register_k<6>(isa);
+    register_k<14>(isa);
+    register_k<18>(isa);
+    register_k<26>(isa);
+    benchmark::RegisterBenchmark((std::string("BM_Cp_Prefilter/") + simd::to_string(isa)).c_str(),
+                                 BM_Cp_Prefilter, isa)
+        ->MinTime(kMinTime);
+  }
+  register_scalar_k<6>();
+  register_scalar_k<14>();
+  register_scalar_k<18>();
+  register_scalar_k<26>();
+  benchmark::RegisterBenchmark("BM_Cp_TriTri_BoxOverlap", BM_Cp_TriTri_BoxOverlap)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark("BM_Cp_TriTri_GridCoplanarTouching",
+                               BM_Cp_TriTri_GridCoplanarTouching)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark("BM_BatchThroughput", BM_BatchThroughput)
+      ->Arg(1)
+      ->Arg(2)
+      ->Unit(benchmark::kMillisecond)
+      ->MinTime(0.5);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

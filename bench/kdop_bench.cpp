@@ -29,6 +29,7 @@ struct Options {
   int repeat = 5;
   std::size_t peer_poses = 0;      // 0: all poses
   std::size_t rebuild_poses = 20;  // FCL types that rebuild per query: this many poses, once
+  std::size_t max_poses = 0;       // every backend: at most this many poses per scene (0: all)
   unsigned threads = 0;
   std::string tumble = "vertices", descent = "larger";
   std::uint32_t object_leaf = 40;
@@ -261,6 +262,9 @@ int main(int argc, char** argv) {
   app.add_option("--rebuild-poses", o.rebuild_poses,
                  "Poses per scene for FCL types that rebuild per query")
       ->capture_default_str();
+  app.add_option("--max-poses", o.max_poses,
+                 "Every backend: at most this many poses per scene (0: all)")
+      ->capture_default_str();
   app.add_option("--threads", o.threads, "Threads of the parallel runs (0: all cores)")
       ->capture_default_str();
   app.add_option("--tumble", o.tumble, "kdop: vertices or affine")->capture_default_str();
@@ -281,7 +285,8 @@ int main(int argc, char** argv) {
   std::vector<Ratio> ratios;
   try {
     for (const std::string& family : o.scenes) {
-      for (const GeneratedScene& scene : generate_scenes(family, {o.seed, o.scale})) {
+      for (GeneratedScene& scene : generate_scenes(family, {o.seed, o.scale})) {
+        if (o.max_poses > 0 && scene.poses.size() > o.max_poses) scene.poses.resize(o.max_poses);
         std::cerr << "kdop-bench: " << scene.name << " (" << scene.environment.triangle_count()
                   << " + " << scene.object.triangle_count() << " triangles, " << scene.poses.size()
                   << " poses)\n";

@@ -1,5 +1,6 @@
 #include "engine/batch_query.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <stdexcept>
@@ -98,7 +99,7 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
     pose_worker.resize(n);
     for (Worker<K>& w : b.workers) w.pairs.clear();
   }
-  const std::size_t block = config.block_size;
+  const std::size_t block = std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
   const std::size_t blocks = (n + block - 1) / block;
   std::atomic<std::uint64_t> done{0};
   std::atomic<bool> stopped{false};

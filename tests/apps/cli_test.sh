@@ -106,6 +106,10 @@ for env in cube.obj cube.off cube.ply cube.stl; do
     expect "$env $bv same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
   done
 done
+check "affine tumbling, Algorithm 1" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --tumble affine --descent environment
+expect "same pairs with other options" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
+check "unknown tumble" 2 "$kdop" check --env cube.obj --object cube.obj --tumble spin
+check "unknown descent" 2 "$kdop" check --env cube.obj --object cube.obj --descent sideways
 check "matrix form" 1 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0.5,0,1,0,0.25,0,0,1,0.125,0,0,0,1 --all-contacts --json --k 14
 expect "matrix form same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 check "json fields" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --json
@@ -234,7 +238,7 @@ expect "version ISA line" grep -q "ISA in use:" out.txt
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help
-for flag in --env --object --pose --matrix --bv --k --all-contacts --json --out --rule --split --env-leaf --object-leaf; do
+for flag in --env --object --pose --matrix --bv --k --all-contacts --json --out --rule --split --env-leaf --object-leaf --tumble --descent; do
   expect "check help mentions $flag" grep -q -- "$flag" out.txt
 done
 check "demo help" 0 "$kdop" demo --help
