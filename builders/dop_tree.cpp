@@ -1,6 +1,7 @@
 #include "builders/dop_tree.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -108,6 +109,35 @@ std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& 
   return bounds;
 }
 
+// The slots under every node, from the leaves up (pre-order: children after parents).
+struct SlotRange {
+  std::uint32_t first, count;
+};
+
+std::vector<SlotRange> slot_ranges(const TreeTopology& topo) {
+  std::vector<SlotRange> r(topo.node_count());
+  for (std::uint32_t n = topo.node_count(); n-- > 0;) {
+    r[n] = topo.is_leaf(n) ? SlotRange{topo.child_or_first[n], topo.leaf_count[n]}
+                           : SlotRange{r[n + 1].first, r[n + 1].count + r[topo.right(n)].count};
+  }
+  return r;
+}
+
+// Nodes with at most this many triangles are checked for having fewer corners than DOP vertices.
+constexpr std::uint32_t kCornerNodeLimit = 64;
+
+void distinct_corners(const LeafTriangles& t, SlotRange range, std::vector<Vec3>& out) {
+  out.clear();
+  for (std::uint32_t s = range.first; s < range.first + range.count; ++s) {
+    for (int c = 0; c < 3; ++c) out.push_back({t.x[c][s], t.y[c][s], t.z[c][s]});
+  }
+  auto key = [](const Vec3& p) { return std::array<double, 3>{p.x, p.y, p.z}; };
+  std::sort(out.begin(), out.end(), [&](const Vec3& a, const Vec3& b) { return key(a) < key(b); });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [&](const Vec3& a, const Vec3& b) { return key(a) == key(b); }),
+            out.end());
+}
+
 // Every corner the triangles use, once (unreferenced vertices do not matter).
 std::vector<Vec3> referenced_corners(const Mesh& mesh) {
   std::vector<char> used(mesh.vertex_count(), 0);
@@ -156,11 +186,20 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
   // node has fewer vertices (and C_u is lower) than with the outward-rounded floats.
   std::vector<double> lo, hi;
   node_intervals<K>(f.tree.topology, f.tree.triangles, lo, hi);
+  // A small node may have fewer distinct corners than its DOP has vertices (a leaf of 40
+  // triangles of a mesh has about 25): then its corners serve instead, cheaper to transform and
+  // exact (their re-aligned extremes are the node's own k-DOP at the pose).
+  const std::vector<SlotRange> ranges = slot_ranges(f.tree.topology);
   f.vertex_first.reserve(nodes + 1);
   f.vertex_first.push_back(0);
+  std::vector<Vec3> node_corners;
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const std::size_t at = std::size_t{n} * Shape::slabs;
-    const DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
+    DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
+    if (ranges[n].count <= kCornerNodeLimit) {
+      distinct_corners(f.tree.triangles, ranges[n], node_corners);
+      if (node_corners.size() < dv.points.size()) dv = DopVertices{node_corners, 0.0};
+    }
     double largest = 0;
     for (const Vec3& p : dv.points) {
       f.vx.push_back(static_cast<float>(p.x));
@@ -190,7 +229,8 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
     box_hi = {std::max(box_hi.x, p.x), std::max(box_hi.y, p.y), std::max(box_hi.z, p.z)};
   }
   f.sphere_center = 0.5 * (box_lo + box_hi);
-  for (const Vec3& p : corners) f.sphere_radius = std::max(f.sphere_radius, norm(p - f.sphere_center));
+  for (const Vec3& p : corners)
+    f.sphere_radius = std::max(f.sphere_radius, norm(p - f.sphere_center));
   f.sphere_radius = f.sphere_radius * (1 + 0x1p-48) + 0x1p-48 * norm(f.sphere_center);
   f.corner_radius *= 1 + 0x1p-50;  // norm() is off by a few ulps at most
   f.root_hull = convex_hull_graph(corners);

@@ -143,8 +143,7 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     e[k] = {(f.inv[0] * dx + f.inv[1] * dy) + f.inv[2] * dz,
             (f.inv[3] * dx + f.inv[4] * dy) + f.inv[5] * dz,
             (f.inv[6] * dx + f.inv[7] * dy) + f.inv[8] * dz};
-    e_max = std::fmax(
-        e_max, std::fmax(std::fabs(p[k].x), std::fmax(std::fabs(p[k].y), std::fabs(p[k].z))));
+    e_max = std::max({e_max, std::fabs(p[k].x), std::fabs(p[k].y), std::fabs(p[k].z)});
   }
   const double err_d = 0x1p-46 * (e_max + f.t_max + f.radius);
   simd::PrefilterTriangle key;
@@ -160,11 +159,12 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
   }
   // Any direction gives a valid separating test; E's (rounded) normal gives the thinnest slab.
   const Vec3 c = cross(e[1] - e[0], e[2] - e[0]);
-  const double len = norm(c);
-  const bool flat = !(len > 0) || !std::isfinite(len);
-  key.n[0] = flat ? 0.0f : static_cast<float>(c.x / len);
-  key.n[1] = flat ? 0.0f : static_cast<float>(c.y / len);
-  key.n[2] = flat ? 0.0f : static_cast<float>(c.z / len);
+  const double len2 = dot(c, c);
+  const bool flat = !(len2 > 0) || !(len2 < INFINITY);
+  const double inv_len = flat ? 0.0 : 1.0 / std::sqrt(len2);  // any scale would do: see above
+  key.n[0] = static_cast<float>(c.x * inv_len);
+  key.n[1] = static_cast<float>(c.y * inv_len);
+  key.n[2] = static_cast<float>(c.z * inv_len);
   const double n1 = std::fabs(key.n[0]) + std::fabs(key.n[1]) + std::fabs(key.n[2]);
   double lo = INFINITY, hi = -INFINITY;
   for (int k = 0; k < 3; ++k) {
@@ -187,8 +187,7 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     key.x[k] = static_cast<float>(e[k].x);
     key.y[k] = static_cast<float>(e[k].y);
     key.z[k] = static_cast<float>(e[k].z);
-    e_obj = std::fmax(
-        e_obj, std::fmax(std::fabs(e[k].x), std::fmax(std::fabs(e[k].y), std::fabs(e[k].z))));
+    e_obj = std::max({e_obj, std::fabs(e[k].x), std::fabs(e[k].y), std::fabs(e[k].z)});
   }
   const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d);
   key.margin = float_above(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));

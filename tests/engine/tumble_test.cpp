@@ -80,7 +80,8 @@ TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK26) {
 
 TEST(Tumble, AffineIsExactForBoxes) {
   // For 6-DOPs (boxes) the fan's cones are the octants and the affine bound is the exact support
-  // of the rotated box, so both methods agree up to their roundings.
+  // of the rotated box: it equals the vertex method where that transforms the box's 8 corners
+  // (inner nodes), and contains it where a leaf's own corners serve (tighter).
   std::uint64_t rng = 5;
   const Mesh m = make_torus({0, 0, 0}, 1, 0.3, 24, 12, 0.2);
   const FlyingDopTree<6> fly =
@@ -93,9 +94,14 @@ TEST(Tumble, AffineIsExactForBoxes) {
     for (std::uint32_t n = 1; n < fly.tree.topology.node_count(); ++n) {
       tumble_node(fly, frame, n, v);
       tumble_node_affine(fly, frame, n, a);
+      const bool box = !fly.tree.topology.is_leaf(n);
       for (int j = 0; j < 3; ++j) {
-        EXPECT_NEAR(a[j], v[j], 1e-4);
-        EXPECT_NEAR(a[4 + j], v[4 + j], 1e-4);
+        EXPECT_LE(a[j], v[j] + 1e-4f);
+        EXPECT_GE(a[4 + j], v[4 + j] - 1e-4f);
+        if (box) {
+          EXPECT_NEAR(a[j], v[j], 1e-4);
+          EXPECT_NEAR(a[4 + j], v[4 + j], 1e-4);
+        }
       }
     }
   }
