@@ -34,7 +34,7 @@ struct BatchConfig {
   TumbleMethod tumble = TumbleMethod::vertices;
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
-  std::uint64_t split_threshold = 20000;  // node pairs before a query splits into tasks
+  std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
   std::optional<simd::Isa> isa;            // default: simd::select_isa() (the best, or KDOP_ISA)
   unsigned threads = 0;                    // 0: every hardware thread
   std::uint32_t block_size = 64;           // poses per task
