@@ -44,9 +44,10 @@ inline void tumble_vertices(const SlabFrame<Lanes>& f, const float* vx, const fl
     Block lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
     for (std::uint32_t i = 0; i < count; ++i) {
       const Block s = ((mx * Block(vx[i]) + my * Block(vy[i])) + mz * Block(vz[i])) + c;
-      // Select, not min/max: the same "s < lo ? s : lo" as the scalar reference.
-      lo = xsimd::select(s < lo, s, lo);
-      hi = xsimd::select(s > hi, s, hi);
+      // min(s, lo) is minps(s, lo), which returns "s < lo ? s : lo" exactly as the scalar
+      // reference does (also for -0 and +0); max likewise.
+      lo = xsimd::min(s, lo);
+      hi = xsimd::max(s, hi);
     }
     lo.store_unaligned(out + From);
     hi.store_unaligned(out + Lanes + From);
