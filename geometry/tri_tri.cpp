@@ -2,6 +2,7 @@
 #include "geometry/tri_tri.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "geometry/predicates.hpp"
 
@@ -131,6 +132,69 @@ bool strictly_one_side(int s0, int s1, int s2) {
   return (s0 > 0 && s1 > 0 && s2 > 0) || (s0 < 0 && s1 < 0 && s2 < 0);
 }
 
+bool any_zero(const int s[3]) {
+  return s[0] == 0 || s[1] == 0 || s[2] == 0;
+}
+
+// The corner alone on its side of the other plane; the signs are non-zero and not all equal.
+int lone_corner(const int s[3]) {
+  if (s[1] == s[2]) return 0;
+  return s[0] == s[2] ? 1 : 2;
+}
+
+// Two triangles that cross each other's planes with no corner on the other plane (Guigue and
+// Devillers 2003, "Fast and robust triangle-triangle overlap test using orientation
+// predicates", section 3). Each triangle meets the line L = plane1 ∩ plane2 in a segment; they
+// intersect iff the segments overlap, and two more orientations decide that. Relabel so p1 is
+// the corner of t1 alone on the positive side of plane(p2, q2, r2), and p2 the corner of t2
+// alone on the positive side of plane(p1, q1, r1): a cyclic rotation keeps a plane's
+// orientation, swapping the other two corners flips it. Then the segments are [i, j] (i on
+// p1q1, j on p1r1) and [k, l] (k on p2q2, l on p2r2), ordered the same way along L, and
+// orient3d(p1, q1, p2, q2) <= 0 iff i <= k, orient3d(p1, r1, r2, p2) <= 0 iff l <= j.
+bool crossing_triangles_intersect(const Triangle& t1, const int s1[3], const Triangle& t2,
+                                  const int s2[3]) {
+  const Vec3 a[3] = {t1.p0, t1.p1, t1.p2};
+  const Vec3 b[3] = {t2.p0, t2.p1, t2.p2};
+  const int i = lone_corner(s1), j = lone_corner(s2);
+  const Vec3& p1 = a[i];
+  const Vec3* q1 = &a[(i + 1) % 3];
+  const Vec3* r1 = &a[(i + 2) % 3];
+  const Vec3& p2 = b[j];
+  const Vec3* q2 = &b[(j + 1) % 3];
+  const Vec3* r2 = &b[(j + 2) % 3];
+  if (s1[i] < 0) std::swap(q2, r2);  // flips plane 2: p1 is now on its positive side
+  if (s2[j] < 0) std::swap(q1, r1);  // flips plane 1: p2 is now on its positive side
+  return orient3d(p1, *q1, p2, *q2) <= 0 && orient3d(p1, *r1, *r2, p2) <= 0;
+}
+
+// The general case (touching, coplanar, degenerate): an edge of one meets the other (see
+// tri_tri.hpp). s1: t1's corners against t2's plane; s2: t2's corners against t1's plane.
+bool edges_meet_triangles(const Triangle& t1, const int s1[3], const Triangle& t2,
+                          const int s2[3]) {
+  const PreparedTriangle pt1{t1, injective_axis(t1.p0, t1.p1, t1.p2)};
+  const PreparedTriangle pt2{t2, injective_axis(t2.p0, t2.p1, t2.p2)};
+  return segment_meets(t1.p0, t1.p1, s1[0], s1[1], pt2) ||
+         segment_meets(t1.p1, t1.p2, s1[1], s1[2], pt2) ||
+         segment_meets(t1.p2, t1.p0, s1[2], s1[0], pt2) ||
+         segment_meets(t2.p0, t2.p1, s2[0], s2[1], pt1) ||
+         segment_meets(t2.p1, t2.p2, s2[1], s2[2], pt1) ||
+         segment_meets(t2.p2, t2.p0, s2[2], s2[0], pt1);
+}
+
+// Signs of each triangle's corners against the other's plane (all zero if that one is
+// degenerate); false when the pair is already known to be disjoint.
+bool plane_signs(const Triangle& t1, const Triangle& t2, int s1[3], int s2[3]) {
+  if (boxes_disjoint(t1, t2)) return false;
+  s1[0] = orient3d(t2.p0, t2.p1, t2.p2, t1.p0);
+  s1[1] = orient3d(t2.p0, t2.p1, t2.p2, t1.p1);
+  s1[2] = orient3d(t2.p0, t2.p1, t2.p2, t1.p2);
+  if (strictly_one_side(s1[0], s1[1], s1[2])) return false;
+  s2[0] = orient3d(t1.p0, t1.p1, t1.p2, t2.p0);
+  s2[1] = orient3d(t1.p0, t1.p1, t1.p2, t2.p1);
+  s2[2] = orient3d(t1.p0, t1.p1, t1.p2, t2.p2);
+  return !strictly_one_side(s2[0], s2[1], s2[2]);
+}
+
 }  // namespace
 
 bool segment_triangle_intersect(const Vec3& p, const Vec3& q, const Triangle& t) {
@@ -141,23 +205,16 @@ bool segment_triangle_intersect(const Vec3& p, const Vec3& q, const Triangle& t)
 }
 
 bool triangles_intersect(const Triangle& t1, const Triangle& t2) {
-  if (boxes_disjoint(t1, t2)) return false;
-  // Signs of each triangle's corners against the other's plane (all zero if that one is
-  // degenerate); strictly one side means disjoint.
-  const int s10 = orient3d(t2.p0, t2.p1, t2.p2, t1.p0);
-  const int s11 = orient3d(t2.p0, t2.p1, t2.p2, t1.p1);
-  const int s12 = orient3d(t2.p0, t2.p1, t2.p2, t1.p2);
-  if (strictly_one_side(s10, s11, s12)) return false;
-  const int s20 = orient3d(t1.p0, t1.p1, t1.p2, t2.p0);
-  const int s21 = orient3d(t1.p0, t1.p1, t1.p2, t2.p1);
-  const int s22 = orient3d(t1.p0, t1.p1, t1.p2, t2.p2);
-  if (strictly_one_side(s20, s21, s22)) return false;
+  int s1[3], s2[3];
+  if (!plane_signs(t1, t2, s1, s2)) return false;
+  // The common case: both cross, no corner on the other plane (so neither is degenerate).
+  if (!any_zero(s1) && !any_zero(s2)) return crossing_triangles_intersect(t1, s1, t2, s2);
+  return edges_meet_triangles(t1, s1, t2, s2);
+}
 
-  const PreparedTriangle pt1{t1, injective_axis(t1.p0, t1.p1, t1.p2)};
-  const PreparedTriangle pt2{t2, injective_axis(t2.p0, t2.p1, t2.p2)};
-  return segment_meets(t1.p0, t1.p1, s10, s11, pt2) || segment_meets(t1.p1, t1.p2, s11, s12, pt2) ||
-         segment_meets(t1.p2, t1.p0, s12, s10, pt2) || segment_meets(t2.p0, t2.p1, s20, s21, pt1) ||
-         segment_meets(t2.p1, t2.p2, s21, s22, pt1) || segment_meets(t2.p2, t2.p0, s22, s20, pt1);
+bool triangles_intersect_by_edges(const Triangle& t1, const Triangle& t2) {
+  int s1[3], s2[3];
+  return plane_signs(t1, t2, s1, s2) && edges_meet_triangles(t1, s1, t2, s2);
 }
 
 }  // namespace kdop

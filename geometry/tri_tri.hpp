@@ -17,8 +17,14 @@ struct Triangle {
   Vec3 p0, p1, p2;
 };
 
-// True iff the closed triangles share at least one point.
+// True iff the closed triangles share at least one point. Pairs that cross each other's planes
+// with no corner on the other plane (the common case) take Guigue and Devillers' test: two
+// orientations after the six plane signs.
 bool triangles_intersect(const Triangle& t1, const Triangle& t2);
+
+// The same answer from the edge tests alone (no Guigue-Devillers shortcut); for tests and
+// benchmarks.
+bool triangles_intersect_by_edges(const Triangle& t1, const Triangle& t2);
 
 // True iff the closed segment [p, q] and the closed triangle t share a point (t may be
 // degenerate; p may equal q).

@@ -63,11 +63,13 @@ class PairChecker {
       for (int j = 0; j < 6; ++j) {
         const Triangle a = permuted(t1, i), b = permuted(t2, j);
         const bool ab = triangles_intersect(a, b), ba = triangles_intersect(b, a);
-        if (ab != want || ba != want) {
+        const bool by_edges = triangles_intersect_by_edges(a, b);
+        if (ab != want || ba != want || by_edges != want) {
           if (++mismatches_ <= kMaxReports) {
             ADD_FAILURE() << "t1 = " << hex(a) << "\nt2 = " << hex(b) << "\noracle " << want
                           << ", triangles_intersect(t1, t2) " << ab
-                          << ", triangles_intersect(t2, t1) " << ba;
+                          << ", triangles_intersect(t2, t1) " << ba
+                          << ", triangles_intersect_by_edges(t1, t2) " << by_edges;
           }
           return want;
         }
@@ -480,6 +482,27 @@ TEST(TriTri, GridPairsNudgedByOneUlp) {
     ck.check(t1, nudge_all(t2, rng));
   }
   EXPECT_GT(ck.misses(), 200);
+}
+
+// Pairs that cross each other's planes with every corner off the other plane (the
+// Guigue-Devillers case), close to touching: an edge of each passes within a few ulps of an
+// edge of the other, on either side, or through it exactly.
+TEST(TriTri, CrossingPairsNearEdgeContact) {
+  Rng rng(0x7e57'0009);
+  PairChecker ck;
+  for (int it = 0; it < 1500; ++it) {
+    const Vec3 x = rng.uniform_point(1, 2);
+    const Vec3 d1 = rng.uniform_point(-1, 1), d2 = rng.uniform_point(-1, 1);
+    // Edges x -+ d1 and x -+ d2 cross at x (up to rounding of the corners); the third corners
+    // lie on either side.
+    Triangle t1{x - d1, x + d1, x + rng.uniform_point(-1, 1)};
+    Triangle t2{x - d2, x + d2, x + rng.uniform_point(-1, 1)};
+    ck.check(t1, t2);
+    ck.check(t1, nudge_one(t2, rng));
+    ck.check(nudge_all(t1, rng), t2);
+  }
+  EXPECT_GT(ck.hits(), 500);
+  EXPECT_GT(ck.misses(), 500);
 }
 
 // The second triangle touches the first exactly (at a shared vertex, a point of an edge, an
