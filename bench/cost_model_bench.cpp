@@ -28,6 +28,7 @@
 #include "geometry/dop.hpp"
 #include "geometry/mesh.hpp"
 #include "geometry/pose.hpp"
+#include "geometry/predicates.hpp"
 #include "geometry/shapes.hpp"
 #include "geometry/tri_tri.hpp"
 #include "io/generated_scene.hpp"
@@ -391,15 +392,33 @@ std::vector<TrianglePair> grid_degenerate_pairs() {
   return pairs;
 }
 
-void run_triangle_pairs(benchmark::State& state, const std::vector<TrianglePair>& pairs) {
+// Box-overlapping pairs whose triangles both cross the other's plane: what survives the leaf
+// prefilter, so what the exact test sees in a query.
+std::vector<TrianglePair> crossing_pairs() {
+  std::vector<TrianglePair> pairs;
+  auto crosses = [](const Triangle& s, const Triangle& t) {
+    const int a = orient3d(t.p0, t.p1, t.p2, s.p0), b = orient3d(t.p0, t.p1, t.p2, s.p1),
+              c = orient3d(t.p0, t.p1, t.p2, s.p2);
+    return std::min({a, b, c}) < 0 && std::max({a, b, c}) > 0;
+  };
+  for (const TrianglePair& p : random_box_overlapping_pairs()) {
+    if (crosses(p.first, p.second) && crosses(p.second, p.first)) pairs.push_back(p);
+  }
+  return pairs;
+}
+
+using TriangleTest = bool (*)(const Triangle&, const Triangle&);
+
+void run_triangle_pairs(benchmark::State& state, const std::vector<TrianglePair>& pairs,
+                        TriangleTest test = triangles_intersect) {
   for (auto _ : state) {
     for (const TrianglePair& p : pairs) {
-      bool hit = triangles_intersect(p.first, p.second);
+      bool hit = test(p.first, p.second);
       benchmark::DoNotOptimize(hit);
     }
   }
   std::size_t hits = 0;
-  for (const TrianglePair& p : pairs) hits += triangles_intersect(p.first, p.second);
+  for (const TrianglePair& p : pairs) hits += test(p.first, p.second);
   report_per_op(state, pairs.size());
   state.counters["intersect_frac"] = static_cast<double>(hits) / static_cast<double>(pairs.size());
 }
@@ -407,6 +426,12 @@ void run_triangle_pairs(benchmark::State& state, const std::vector<TrianglePair>
 void BM_Cp_TriTri_BoxOverlap(benchmark::State& state) {
   static const std::vector<TrianglePair> pairs = random_box_overlapping_pairs();
   run_triangle_pairs(state, pairs);
+}
+
+// Crossing pairs by Guigue-Devillers (the library's path) and by the edge tests alone.
+void BM_Cp_TriTri_Crossing(benchmark::State& state, TriangleTest test) {
+  static const std::vector<TrianglePair> pairs = crossing_pairs();
+  run_triangle_pairs(state, pairs, test);
 }
 
 void BM_Cp_TriTri_GridCoplanarTouching(benchmark::State& state) {
@@ -556,6 +581,12 @@ int main(int argc, char** argv) {
   register_scalar_k<18>();
   register_scalar_k<26>();
   benchmark::RegisterBenchmark("BM_Cp_TriTri_BoxOverlap", BM_Cp_TriTri_BoxOverlap)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark("BM_Cp_TriTri_Crossing/guigue_devillers", BM_Cp_TriTri_Crossing,
+                               triangles_intersect)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark("BM_Cp_TriTri_Crossing/edges", BM_Cp_TriTri_Crossing,
+                               triangles_intersect_by_edges)
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark("BM_Cp_TriTri_GridCoplanarTouching",
                                BM_Cp_TriTri_GridCoplanarTouching)

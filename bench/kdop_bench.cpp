@@ -30,6 +30,7 @@ struct Options {
   std::size_t peer_poses = 0;      // 0: all poses
   std::size_t rebuild_poses = 20;  // FCL types that rebuild per query: this many poses, once
   std::size_t max_poses = 0;       // every backend: at most this many poses per scene (0: all)
+  std::vector<std::string> only;   // scene names to run (empty: every scene of the families)
   unsigned threads = 0;
   std::string tumble = "vertices", descent = "larger";
   std::uint32_t object_leaf = 40;
@@ -265,6 +266,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-poses", o.max_poses,
                  "Every backend: at most this many poses per scene (0: all)")
       ->capture_default_str();
+  app.add_option("--only", o.only,
+                 "Run only these scenes of the families, by name (e.g. spheres-20000-a0.03)");
   app.add_option("--threads", o.threads, "Threads of the parallel runs (0: all cores)")
       ->capture_default_str();
   app.add_option("--tumble", o.tumble, "kdop: vertices or affine")->capture_default_str();
@@ -286,6 +289,8 @@ int main(int argc, char** argv) {
   try {
     for (const std::string& family : o.scenes) {
       for (GeneratedScene& scene : generate_scenes(family, {o.seed, o.scale})) {
+        if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), scene.name) == o.only.end())
+          continue;
         if (o.max_poses > 0 && scene.poses.size() > o.max_poses) scene.poses.resize(o.max_poses);
         std::cerr << "kdop-bench: " << scene.name << " (" << scene.environment.triangle_count()
                   << " + " << scene.object.triangle_count() << " triangles, " << scene.poses.size()

@@ -41,7 +41,7 @@ void leaf_intervals(const LeafTriangles& tris, std::uint32_t first, std::uint32_
   std::fill(hi, hi + S, -std::numeric_limits<double>::infinity());
   for (std::uint32_t s = first; s < first + count; ++s) {
     for (int c = 0; c < 3; ++c) {
-      const double x = tris.x[c][s], y = tris.y[c][s], z = tris.z[c][s];
+      const double x = tris.x(c)[s], y = tris.y(c)[s], z = tris.z(c)[s];
       const double err = projection_error_bound(std::fabs(x) + std::fabs(y) + std::fabs(z));
       for (int j = 0; j < S; ++j) {
         const double v = project(dirs[j], x, y, z);
@@ -129,7 +129,7 @@ constexpr std::uint32_t kCornerNodeLimit = 64;
 void distinct_corners(const LeafTriangles& t, SlotRange range, std::vector<Vec3>& out) {
   out.clear();
   for (std::uint32_t s = range.first; s < range.first + range.count; ++s) {
-    for (int c = 0; c < 3; ++c) out.push_back({t.x[c][s], t.y[c][s], t.z[c][s]});
+    for (int c = 0; c < 3; ++c) out.push_back({t.x(c)[s], t.y(c)[s], t.z(c)[s]});
   }
   auto key = [](const Vec3& p) { return std::array<double, 3>{p.x, p.y, p.z}; };
   std::sort(out.begin(), out.end(), [&](const Vec3& a, const Vec3& b) { return key(a) < key(b); });

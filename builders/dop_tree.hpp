@@ -56,7 +56,7 @@ struct FlyingDopTree {
   // A sphere around every corner (object frame): the query's first, cheapest test.
   Vec3 sphere_center;
   double sphere_radius = 0;
-  HullGraph root_hull;       // convex hull of every corner of the object (object frame, double)
+  HullGraph root_hull;  // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;
 };
 
@@ -69,29 +69,16 @@ std::size_t vector_bytes(const std::vector<T>& v) {
 
 template <int K>
 std::size_t memory_bytes(const DopTree<K>& t) {
-  std::size_t bytes = vector_bytes(t.topology.child_or_first) +
-                      vector_bytes(t.topology.leaf_count) + vector_bytes(t.bounds) +
-                      vector_bytes(t.triangles.original);
-  for (int c = 0; c < 3; ++c) {
-    bytes += vector_bytes(t.triangles.x[c]) + vector_bytes(t.triangles.y[c]) +
-             vector_bytes(t.triangles.z[c]);
-  }
-  return bytes;
+  return vector_bytes(t.topology.child_or_first) + vector_bytes(t.topology.leaf_count) +
+         vector_bytes(t.bounds) + vector_bytes(t.size) + t.triangles.bytes();
 }
 
 template <int K>
 std::size_t memory_bytes(const FlyingDopTree<K>& f) {
-  std::size_t bytes = memory_bytes(f.tree) + vector_bytes(f.vertex_first) + vector_bytes(f.vx) +
-                      vector_bytes(f.vy) + vector_bytes(f.vz) + vector_bytes(f.root_hull.points) +
-                      vector_bytes(f.root_hull.first_edge) + vector_bytes(f.root_hull.edges) +
-                      vector_bytes(f.root_starts.vertex);
-  for (int a = 0; a < 3; ++a) {
-    for (const auto* v :
-         {&f.floats.lo[a], &f.floats.hi[a], &f.floats.x[a], &f.floats.y[a], &f.floats.z[a]}) {
-      bytes += vector_bytes(*v);
-    }
-  }
-  return bytes;
+  return memory_bytes(f.tree) + vector_bytes(f.vertex_first) + vector_bytes(f.vx) +
+         vector_bytes(f.vy) + vector_bytes(f.vz) + vector_bytes(f.root_hull.points) +
+         vector_bytes(f.root_hull.first_edge) + vector_bytes(f.root_hull.edges) +
+         vector_bytes(f.root_starts.vertex) + f.floats.arrays.bytes();
 }
 
 // Throws std::invalid_argument for an empty or invalid mesh (see build_topdown).

@@ -9,23 +9,25 @@ namespace kdop {
 
 LeafFloats leaf_floats(const LeafTriangles& t) {
   LeafFloats f;
-  const std::size_t n = std::size_t{t.size()} + LeafFloats::padding;
-  for (int c = 0; c < 3; ++c) {
-    for (auto* v : {&f.lo[c], &f.hi[c], &f.x[c], &f.y[c], &f.z[c], &f.n[c]}) v->assign(n, 0.0f);
-  }
-  f.d_lo.assign(n, 0.0f);
-  f.d_hi.assign(n, 0.0f);
+  f.arrays.assign(20, t.size(), LeafFloats::padding, 0.0f);
   for (std::uint32_t s = 0; s < t.size(); ++s) {
-    const std::array<const std::array<std::vector<double>, 3>*, 3> axes = {&t.x, &t.y, &t.z};
     for (int a = 0; a < 3; ++a) {
-      const auto& coord = *axes[a];
-      f.lo[a][s] = float_below(std::min({coord[0][s], coord[1][s], coord[2][s]}));
-      f.hi[a][s] = float_above(std::max({coord[0][s], coord[1][s], coord[2][s]}));
+      const double* coord[3] = {a == 0   ? t.x(0)
+                                : a == 1 ? t.y(0)
+                                         : t.z(0),
+                                a == 0   ? t.x(1)
+                                : a == 1 ? t.y(1)
+                                         : t.z(1),
+                                a == 0   ? t.x(2)
+                                : a == 1 ? t.y(2)
+                                         : t.z(2)};
+      f.lo(a)[s] = float_below(std::min({coord[0][s], coord[1][s], coord[2][s]}));
+      f.hi(a)[s] = float_above(std::max({coord[0][s], coord[1][s], coord[2][s]}));
     }
     for (int c = 0; c < 3; ++c) {
-      f.x[c][s] = static_cast<float>(t.x[c][s]);
-      f.y[c][s] = static_cast<float>(t.y[c][s]);
-      f.z[c][s] = static_cast<float>(t.z[c][s]);
+      f.x(c)[s] = static_cast<float>(t.x(c)[s]);
+      f.y(c)[s] = static_cast<float>(t.y(c)[s]);
+      f.z(c)[s] = static_cast<float>(t.z(c)[s]);
     }
     // Any direction gives a valid slab; the (rounded) normal gives a thin one. n_f . p in
     // double: three products and two sums, each off by at most 2^-53 of a value <= sum
@@ -45,9 +47,9 @@ LeafFloats leaf_floats(const LeafTriangles& t) {
       lo = std::min(lo, d - err);
       hi = std::max(hi, d + err);
     }
-    for (int a = 0; a < 3; ++a) f.n[a][s] = n[a];
-    f.d_lo[s] = float_below(lo);
-    f.d_hi[s] = float_above(hi);
+    for (int a = 0; a < 3; ++a) f.n(a)[s] = n[a];
+    f.d_lo()[s] = float_below(lo);
+    f.d_hi()[s] = float_above(hi);
   }
   return f;
 }

@@ -5,31 +5,41 @@
 // as structure of arrays. Built once; the query moves the
 // environment triangle into the object's frame instead of moving these (engine/dop_query.hpp).
 // Every array has `padding` extra floats so a vector load may run past the last slot.
-#include <array>
 #include <cstdint>
-#include <vector>
 
 #include "builders/leaf_triangles.hpp"
+#include "geometry/staggered_arrays.hpp"
 #include "simd/triangle_prefilter.hpp"
 
 namespace kdop {
 
 struct LeafFloats {
   static constexpr std::uint32_t padding = 16;
-  std::array<std::vector<float>, 3> lo, hi;   // box per axis
-  std::array<std::vector<float>, 3> x, y, z;  // corner c: (x[c], y[c], z[c])
-  std::array<std::vector<float>, 3> n;        // unit normal (zero if degenerate)
-  std::vector<float> d_lo, d_hi;              // range of n . corner over the corners
+  // The 20 arrays in one staggered allocation (geometry/staggered_arrays.hpp): the prefilter
+  // reads all of them per slot. Box lo per axis: arrays 0-2, hi: 3-5; corner c: x 6 + c,
+  // y 9 + c, z 12 + c; unit normal (zero if degenerate): 15-17; range of n . corner over the
+  // corners: d_lo 18, d_hi 19.
+  StaggeredArrays<float> arrays;
+
+  float* lo(int a) { return arrays[a]; }
+  float* hi(int a) { return arrays[3 + a]; }
+  float* x(int c) { return arrays[6 + c]; }
+  float* y(int c) { return arrays[9 + c]; }
+  float* z(int c) { return arrays[12 + c]; }
+  float* n(int a) { return arrays[15 + a]; }
+  float* d_lo() { return arrays[18]; }
+  float* d_hi() { return arrays[19]; }
 
   simd::PrefilterSlots slots() const {
-    return {{lo[0].data(), lo[1].data(), lo[2].data()},
-            {hi[0].data(), hi[1].data(), hi[2].data()},
-            {x[0].data(), x[1].data(), x[2].data()},
-            {y[0].data(), y[1].data(), y[2].data()},
-            {z[0].data(), z[1].data(), z[2].data()},
-            {n[0].data(), n[1].data(), n[2].data()},
-            d_lo.data(),
-            d_hi.data()};
+    const StaggeredArrays<float>& v = arrays;
+    return {{v[0], v[1], v[2]},
+            {v[3], v[4], v[5]},
+            {v[6], v[7], v[8]},
+            {v[9], v[10], v[11]},
+            {v[12], v[13], v[14]},
+            {v[15], v[16], v[17]},
+            v[18],
+            v[19]};
   }
 };
 

@@ -3,25 +3,31 @@
 // their corner coordinates stored by slot (structure of arrays), so leaf tests stream through
 // memory instead of chasing vertex indices. Coordinates are the input doubles, unchanged.
 //
-//   corner c (0, 1, 2) of slot s:   (x[c][s], y[c][s], z[c][s])
+//   corner c (0, 1, 2) of slot s:   (x(c)[s], y(c)[s], z(c)[s])
 //   input triangle index of slot s: original[s]
-#include <array>
+// The nine coordinate arrays share one staggered allocation (geometry/staggered_arrays.hpp):
+// reading a triangle touches nine arrays, more than the L1 cache has ways.
 #include <cstdint>
 #include <vector>
 
 #include "geometry/mesh.hpp"
+#include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
 
 namespace kdop {
 
 struct LeafTriangles {
-  std::array<std::vector<double>, 3> x, y, z;
+  StaggeredArrays<double> corners;  // x of corner c: array c; y: 3 + c; z: 6 + c
   std::vector<std::uint32_t> original;
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(original.size()); }
+  const double* x(int c) const { return corners[c]; }
+  const double* y(int c) const { return corners[3 + c]; }
+  const double* z(int c) const { return corners[6 + c]; }
   Triangle triangle(std::uint32_t s) const {
-    return {{x[0][s], y[0][s], z[0][s]}, {x[1][s], y[1][s], z[1][s]}, {x[2][s], y[2][s], z[2][s]}};
+    return {{x(0)[s], y(0)[s], z(0)[s]}, {x(1)[s], y(1)[s], z(1)[s]}, {x(2)[s], y(2)[s], z(2)[s]}};
   }
+  std::size_t bytes() const { return corners.bytes() + original.size() * sizeof(std::uint32_t); }
 };
 
 // Gathers the corners of mesh triangles order[0..n) into slots 0..n.
@@ -29,19 +35,15 @@ inline LeafTriangles gather_leaf_triangles(const Mesh& mesh,
                                            const std::vector<std::uint32_t>& order) {
   LeafTriangles out;
   const std::size_t n = order.size();
-  for (int c = 0; c < 3; ++c) {
-    out.x[c].resize(n);
-    out.y[c].resize(n);
-    out.z[c].resize(n);
-  }
+  out.corners.assign(9, n, 0, 0.0);
   out.original = order;
   for (std::size_t s = 0; s < n; ++s) {
     const std::uint32_t t = order[s];
     const std::uint32_t corner[3] = {mesh.a[t], mesh.b[t], mesh.c[t]};
     for (int c = 0; c < 3; ++c) {
-      out.x[c][s] = mesh.x[corner[c]];
-      out.y[c][s] = mesh.y[corner[c]];
-      out.z[c][s] = mesh.z[corner[c]];
+      out.corners[c][s] = mesh.x[corner[c]];
+      out.corners[3 + c][s] = mesh.y[corner[c]];
+      out.corners[6 + c][s] = mesh.z[corner[c]];
     }
   }
   return out;

@@ -58,11 +58,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     tumbled.assign(nodes * DopShape<K>::floats, 0.0f);
     tumble_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
-    for (int c = 0; c < 3; ++c) {
-      x[c].assign(slots, 0.0);
-      y[c].assign(slots, 0.0);
-      z[c].assign(slots, 0.0);
-    }
+    moved.assign(9, slots, 0, 0.0);
     epoch = 0;
     frontier_valid = false;
   }

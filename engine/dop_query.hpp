@@ -36,6 +36,7 @@
 #include "engine/traverse.hpp"
 #include "engine/tumble.hpp"
 #include "geometry/pose.hpp"
+#include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
 #include "simd/slab_overlap.hpp"
 #include "simd/triangle_prefilter.hpp"
@@ -55,7 +56,8 @@ struct DopQueryScratch {
   std::vector<NodePair> stack;  // frontier_capacity + traversal_stack_size entries; never grows
   std::vector<float> tumbled;   // DopShape<K>::floats per flying node
   std::vector<std::uint32_t> tumble_stamp, slot_stamp;
-  std::array<std::vector<double>, 3> x, y, z;  // corner c of a slot at the pose (apply_pose)
+  // Corner c of a slot at the pose (apply_pose): x in array c, y in 3 + c, z in 6 + c.
+  StaggeredArrays<double> moved;
   // Hot start: the previous pose's cut of the environment hierarchy (traverse_trees' `settled`
   // nodes), valid only if that traversal ran to the end without splitting or overflowing.
   std::vector<std::uint32_t> frontier, next_frontier;
@@ -310,16 +312,17 @@ class DopTraversal {
     const LeafTriangles& t = fly_.tree.triangles;
     if (claim(s_.slot_stamp[fs])) {
       for (int c = 0; c < 3; ++c) {
-        const Vec3 q = apply_pose(pose_, Vec3{t.x[c][fs], t.y[c][fs], t.z[c][fs]});
-        s_.x[c][fs] = q.x;
-        s_.y[c][fs] = q.y;
-        s_.z[c][fs] = q.z;
+        const Vec3 q = apply_pose(pose_, Vec3{t.x(c)[fs], t.y(c)[fs], t.z(c)[fs]});
+        s_.moved[c][fs] = q.x;
+        s_.moved[3 + c][fs] = q.y;
+        s_.moved[6 + c][fs] = q.z;
       }
       publish(s_.slot_stamp[fs]);
     }
-    return Triangle{{s_.x[0][fs], s_.y[0][fs], s_.z[0][fs]},
-                    {s_.x[1][fs], s_.y[1][fs], s_.z[1][fs]},
-                    {s_.x[2][fs], s_.y[2][fs], s_.z[2][fs]}};
+    const StaggeredArrays<double>& m = s_.moved;
+    return Triangle{{m[0][fs], m[3][fs], m[6][fs]},
+                    {m[1][fs], m[4][fs], m[7][fs]},
+                    {m[2][fs], m[5][fs], m[8][fs]}};
   }
 
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {

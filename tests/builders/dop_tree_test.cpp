@@ -25,8 +25,8 @@ void expect_every_node_contains_its_triangles(const DopTree<K>& t) {
   for (std::uint32_t n = 0; n < topo.node_count(); ++n) {
     for (std::uint32_t s = first[n]; s < first[n] + count[n]; ++s) {
       for (int c = 0; c < 3; ++c) {
-        ASSERT_TRUE(test::dop_contains<K>(t.node_bounds(n), t.triangles.x[c][s],
-                                          t.triangles.y[c][s], t.triangles.z[c][s]))
+        ASSERT_TRUE(test::dop_contains<K>(t.node_bounds(n), t.triangles.x(c)[s],
+                                          t.triangles.y(c)[s], t.triangles.z(c)[s]))
             << "node " << n << " slot " << s;
       }
     }

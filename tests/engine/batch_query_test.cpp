@@ -223,7 +223,9 @@ TEST(HotStart, ExactAlongAPathWithTheSameWitnessAndFewerTests) {
       EXPECT_LT(colliding, poses.size() - 10);
       // On a coherent path the cut saves tests; in first_contact mode most poses here stop at a
       // contact, which leaves no complete cut to start from, so only all_contacts must save.
-      if (mode == QueryMode::all_contacts) EXPECT_LT(hot_tests, cold_tests);
+      if (mode == QueryMode::all_contacts) {
+        EXPECT_LT(hot_tests, cold_tests);
+      }
     }
   }
 }

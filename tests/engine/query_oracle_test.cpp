@@ -176,7 +176,9 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
         // environment (then the one BV test is that sphere's).
         ASSERT_GE(all.stats.n_v, 1u);
         ASSERT_GE(all.stats.n_v, all.stats.n_u);
-        if (all.stats.n_u == 0) ASSERT_EQ(all.stats.n_v, 1u);
+        if (all.stats.n_u == 0) {
+          ASSERT_EQ(all.stats.n_v, 1u);
+        }
       }
     }
   }

@@ -1,0 +1,48 @@
+#pragma once
+// Several arrays of one element type in one allocation, each starting an odd number of cache
+// lines after the previous one.
+//
+// Why not one allocation per array: large allocations come back page-aligned, so element s of
+// every array falls in the same set of the L1 cache. A loop that reads element s of more arrays
+// than the cache has ways (8 here) then evicts its own data at every step: the leaf prefilter
+// reads 20 arrays per flying slot, the exact test 9 per triangle. Staggering by an odd number of
+// lines puts element s of array i in set (s_line + i * odd) mod 64, all different for i < 64.
+// Measured in docs/design-notes.md ("Staggered leaf arrays").
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kdop {
+
+template <class T>
+class StaggeredArrays {
+ public:
+  static constexpr std::size_t line_bytes = 64;
+  static_assert(line_bytes % sizeof(T) == 0);
+
+  // `arrays` arrays of `size` elements each, all set to `value`, readable `padding` elements
+  // past the end.
+  void assign(int arrays, std::size_t size, std::size_t padding, T value) {
+    std::size_t lines = ((size + padding) * sizeof(T) + line_bytes - 1) / line_bytes;
+    if (lines % 2 == 0) ++lines;
+    stride_ = lines * (line_bytes / sizeof(T));
+    size_ = size;
+    arrays_ = arrays;
+    storage_.assign(stride_ * static_cast<std::size_t>(arrays), value);
+  }
+
+  T* operator[](int i) { return storage_.data() + static_cast<std::size_t>(i) * stride_; }
+  const T* operator[](int i) const {
+    return storage_.data() + static_cast<std::size_t>(i) * stride_;
+  }
+  std::size_t size() const { return size_; }  // elements per array (padding excluded)
+  int arrays() const { return arrays_; }
+  std::size_t bytes() const { return storage_.size() * sizeof(T); }
+
+ private:
+  std::vector<T> storage_;
+  std::size_t stride_ = 0, size_ = 0;
+  int arrays_ = 0;
+};
+
+}  // namespace kdop
