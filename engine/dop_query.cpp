@@ -41,6 +41,8 @@ void SplitBuffers::merge_into(QueryMode mode, QueryResult& into) {
     if (mode == QueryMode::first_contact && !into.pairs.empty()) continue;
     into.pairs.insert(into.pairs.end(), t.pairs.begin(), t.pairs.end());
   }
+  // Every task stops at its own first contact; the query reports one.
+  if (mode == QueryMode::first_contact) into.contacts = into.collides ? 1 : 0;
 }
 
 template <int K>
@@ -61,6 +63,19 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     moved.assign(9, slots, 0, 0.0);
     epoch = 0;
     frontier_valid = false;
+  }
+  constexpr int floats = DopShape<K>::floats;
+  const float* env_root = env.node_bounds(0);
+  const float* fly_root = fly.tree.node_bounds(0);
+  const bool same_trees = env_seen == &env && fly_seen == &fly &&
+                          std::equal(env_root, env_root + floats, roots_seen.begin()) &&
+                          std::equal(fly_root, fly_root + floats, roots_seen.begin() + floats);
+  if (!same_trees) {
+    start_chain();
+    env_seen = &env;
+    fly_seen = &fly;
+    std::copy(env_root, env_root + floats, roots_seen.begin());
+    std::copy(fly_root, fly_root + floats, roots_seen.begin() + floats);
   }
   if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp
     std::fill(tumble_stamp.begin(), tumble_stamp.end(), 0);

@@ -67,8 +67,14 @@ struct DopQueryScratch {
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
   std::uint32_t epoch = 0;
+  // The hierarchies of the previous pose: their addresses and root DOPs. The frontier and the
+  // hints name nodes and hull vertices of those trees, so other trees start cold.
+  const void* env_seen = nullptr;
+  const void* fly_seen = nullptr;
+  std::array<float, 2 * DopShape<K>::floats> roots_seen{};
 
-  // Sizes the buffers for this pair of hierarchies (only when they changed) and starts a new
+  // Sizes the buffers for this pair of hierarchies (only when their sizes changed), forgets
+  // the hot-start state when the hierarchies are not the previous pose's, and starts a new
   // pose. Defined in dop_query.cpp, compiled once.
   void prepare(const DopTree<K>& env, const FlyingDopTree<K>& fly);
   // The next pose does not follow the previous one (a new path or block): no hot start.

@@ -12,12 +12,17 @@ void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* contex
     for (std::size_t i = 0; i < count; ++i) task(context, i);
     return;
   }
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, count, 1),
-      [&](const tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) task(context, i);
-      },
-      tbb::simple_partitioner());
+  // Isolated: while this thread waits for the tasks, oneTBB would otherwise let it run any task
+  // of the arena, such as another block of poses, which would take over this thread's
+  // per-worker scratch (ParallelRunner::worker_id) in the middle of the caller's query.
+  tbb::this_task_arena::isolate([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, count, 1),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          for (std::size_t i = r.begin(); i != r.end(); ++i) task(context, i);
+        },
+        tbb::simple_partitioner());
+  });
 }
 
 struct ParallelRunner::Arena {

@@ -8,8 +8,9 @@
 namespace kdop {
 
 // Runs task(context, i) for i in [0, count): as stealable oneTBB tasks in the caller's arena
-// when `parallel`, else one after the other. Compiled once, for the baseline ISA; the per-ISA
-// query code reaches oneTBB only through this function (engine/isa/).
+// when `parallel` (isolated: the waiting caller runs only these tasks, never unrelated work that
+// could reuse its per-thread state), else one after the other. Compiled once, for the baseline ISA;
+// the per-ISA query code reaches oneTBB only through this function (engine/isa/).
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool parallel);
 
 class ParallelRunner {

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <tbb/global_control.h>
+
 #include <algorithm>
+#include <cmath>
 
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
@@ -230,6 +233,57 @@ TEST(HotStart, ExactAlongAPathWithTheSameWitnessAndFewerTests) {
   }
 }
 
+// One scratch used for other hierarchies: the previous trees' cut and root hints name other
+// nodes and hull vertices, so the query must start cold (exact answers, no out-of-range hint).
+TEST(HotStart, ScratchReusedForOtherHierarchiesStartsCold) {
+  const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 24, 14);
+  const Mesh shifted = make_sphere({0.3, 0, 0}, 0.9, 20, 12);  // same kind, other nodes
+  const Mesh torus = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
+  const Mesh small = make_sphere({0, 0, 0}, 0.2, 6, 4);  // a root hull of few vertices
+  const DopTree<18> env_a = build_dop_tree<18>(sphere, BuildConfig::environment_defaults());
+  const DopTree<18> env_b = build_dop_tree<18>(shifted, BuildConfig::environment_defaults());
+  const FlyingDopTree<18> fly_torus =
+      build_flying_dop_tree<18>(torus, BuildConfig::object_defaults());
+  const FlyingDopTree<18> fly_small =
+      build_flying_dop_tree<18>(small, BuildConfig::object_defaults());
+  const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
+  const QueryOptions hot{
+      QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first, true, 0, false};
+  const std::vector<Pose> poses = path_poses(60, 4);
+  struct Case {
+    const DopTree<18>* env;
+    const Mesh* env_mesh;
+    const FlyingDopTree<18>* fly;
+    const Mesh* fly_mesh;
+  };
+  const Case cases[] = {{&env_a, &sphere, &fly_torus, &torus},
+                        {&env_b, &shifted, &fly_torus, &torus},
+                        {&env_b, &shifted, &fly_small, &small},
+                        {&env_a, &sphere, &fly_torus, &torus}};
+  DopQueryScratch<18> scratch;
+  std::size_t checked_with_contacts = 0;
+  for (const Pose& pose : poses) {
+    for (const Case& c : cases) {  // every query follows one with other trees
+      QueryResult r;
+      query(*c.env, *c.fly, pose, hot, scratch, r);
+      sort_contacts(r.pairs);
+      ASSERT_EQ(r.pairs, brute_force_contacts(*c.env_mesh, *c.fly_mesh, pose));
+      checked_with_contacts += !r.pairs.empty();
+    }
+  }
+  EXPECT_GT(checked_with_contacts, 20u);
+}
+
+// Heavy queries split at 300 node pairs; small flying leaves make them heavier.
+BatchConfig split_batch_config(QueryMode mode, unsigned threads) {
+  BatchConfig c;
+  c.mode = mode;
+  c.split_threshold = 300;
+  c.threads = threads;
+  c.object.leaf_size = 4;
+  return c;
+}
+
 TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
   // Nested spheres in close proximity: thousands of node pairs per query.
   const Mesh outer = make_sphere({0, 0, 0}, 1.0, 40, 20);
@@ -238,6 +292,17 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
     for (double& v : *c) v *= 0.98;
   }
   Mesh touching = outer;  // a copy that touches the environment everywhere
+  // The inner sphere with a dozen thin spikes through the outer one: in first_contact mode the
+  // query splits before its first contact, and several tasks find one.
+  Mesh spiked = inner;
+  for (int k = 0; k < 12; ++k) {
+    const double a = 0.5 * k, b = 0.7 * (k % 3 - 1);
+    const Vec3 d{std::cos(a) * std::cos(b), std::sin(a) * std::cos(b), std::sin(b)};
+    const std::uint32_t p = spiked.add_vertex(0.9 * d.x, 0.9 * d.y, 0.9 * d.z);
+    const std::uint32_t q = spiked.add_vertex(1.1 * d.x + 0.01, 1.1 * d.y, 1.1 * d.z);
+    const std::uint32_t r = spiked.add_vertex(1.1 * d.x, 1.1 * d.y + 0.01, 1.1 * d.z + 0.01);
+    spiked.add_triangle(p, q, r);
+  }
   std::uint64_t rng = 8;
   std::vector<Pose> poses;
   for (int i = 0; i < 12; ++i) poses.push_back(test::random_pose(rng, {0, 0, 0}, {0, 0, 0}));
@@ -245,10 +310,12 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
       build_flying_dop_tree<18>(inner, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
   const FlyingDopTree<18> fly_touch = build_flying_dop_tree<18>(
       touching, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
+  const FlyingDopTree<18> fly_spiked =
+      build_flying_dop_tree<18>(spiked, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
   const DopTree<18> tree = build_dop_tree<18>(outer, BuildConfig::environment_defaults());
   const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
   std::size_t heavy = 0;
-  for (const FlyingDopTree<18>* fly : {&fly_inner, &fly_touch}) {
+  for (const FlyingDopTree<18>* fly : {&fly_inner, &fly_touch, &fly_spiked}) {
     for (QueryMode mode :
          {QueryMode::first_contact, QueryMode::all_contacts, QueryMode::count_contacts}) {
       for (const Pose& pose : poses) {
@@ -276,8 +343,9 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
         ASSERT_EQ(split_parallel.stats.n_v, split.stats.n_v);
         ASSERT_EQ(split_parallel.stats.n_u, split.stats.n_u);
         ASSERT_EQ(split_parallel.stats.n_p, split.stats.n_p);
+        ASSERT_EQ(split.contacts, whole.contacts);  // first_contact: 0 or 1
+        ASSERT_EQ(split_parallel.contacts, whole.contacts);
         if (mode != QueryMode::first_contact) {
-          ASSERT_EQ(split.contacts, whole.contacts);
           ASSERT_EQ(split.stats.n_v, whole.stats.n_v);  // the same work, only shared out
           ASSERT_EQ(split.stats.n_u, whole.stats.n_u);
         }
@@ -287,12 +355,7 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
   EXPECT_GT(heavy, 12u);  // the touching copies at least
   // And through the batch engine, 1 and 2 threads, identical.
   for (unsigned threads : {1u, 2u}) {
-    BatchConfig c;
-    c.mode = QueryMode::all_contacts;
-    c.split_threshold = 300;
-    c.threads = threads;
-    c.object.leaf_size = 4;
-    BatchQuery batch(outer, {&touching}, c);
+    BatchQuery batch(outer, {&touching}, split_batch_config(QueryMode::all_contacts, threads));
     std::vector<PoseTask> tasks;
     for (const Pose& p : poses) tasks.push_back({0, p});
     BatchOutput out;
@@ -306,6 +369,37 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
     } else {
       expect_same(out, first_run);
     }
+  }
+}
+
+// More workers than blocks can keep busy, and heavy queries that split: a thread waiting for
+// its split tasks must not pick up another block, which would reuse its scratch mid-query. The
+// worker limit is raised past this machine's cores so the steal can happen.
+TEST(SplitQuery, ABlockWaitingForItsTasksRunsNoOtherBlock) {
+  tbb::global_control workers(tbb::global_control::max_allowed_parallelism, 8);
+  const Mesh outer = make_sphere({0, 0, 0}, 1.0, 40, 20);
+  const Mesh touching = outer;
+  std::uint64_t rng = 9;
+  std::vector<PoseTask> tasks;
+  for (int i = 0; i < 1024; ++i) {
+    tasks.push_back({0, test::random_pose(rng, {-0.01, -0.01, -0.01}, {0.01, 0.01, 0.01})});
+  }
+  BatchOutput reference;
+  for (unsigned threads : {1u, 8u}) {
+    BatchQuery batch(outer, {&touching}, split_batch_config(QueryMode::count_contacts, threads));
+    for (int rep = 0; rep < (threads == 1 ? 1 : 2); ++rep) {
+      BatchOutput out;
+      ASSERT_TRUE(batch.run(tasks, out));
+      if (threads == 1) {
+        reference = out;
+      } else {
+        expect_same(out, reference);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    ASSERT_EQ(reference.results[i].contacts,
+              brute_force_contacts(outer, touching, tasks[i].pose).size());
   }
 }
 
