@@ -182,8 +182,8 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     hi = d > hi ? d : hi;
   }
   // Rounding of d (<= 4 ulps of n1 |e|), both frames' double errors, and the float side.
-  const double margin =
-      0x1p-50 * n1 * (e_max + f.t_max + f.radius) + 2 * n1 * err_d + 5 * 0x1p-24 * n1 * f.radius;
+  const double margin = 0x1p-50 * n1 * (e_max + f.t_max + f.radius) + 2 * n1 * err_d +
+                        5 * 0x1p-24 * n1 * f.radius + kFloatUnderflowFloor;
   key.lower = float_below(lo - margin);
   key.upper = float_above(hi + margin);
   // The test against F's planes: n_F . e_k in float, n_F a float unit normal (|n_F|_1 <= 1.7321
@@ -197,7 +197,7 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     key.z[k] = static_cast<float>(e[k].z);
     e_obj = std::max({e_obj, std::fabs(e[k].x), std::fabs(e[k].y), std::fabs(e[k].z)});
   }
-  const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d);
+  const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d) + kFloatUnderflowFloor;
   key.margin = float_above(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
   return key;
 }

@@ -68,7 +68,7 @@ void affine_entry(const FlyingDopTree<K>& fly, const Pose& pose, const Vec3& b, 
       std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
   const double b1 = std::fabs(b.x) + std::fabs(b.y) + std::fabs(b.z);
   pad = float_above(10 * 0x1p-24 * (l1 * fly.bound_extent + std::fabs(c)) +
-                    0x1p-50 * (b1 * fly.bound_extent + b1 * t_max));
+                    0x1p-50 * (b1 * fly.bound_extent + b1 * t_max) + kFloatUnderflowFloor);
 }
 
 template <class Arch = simd::ScalarArch, int K>
@@ -102,7 +102,8 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
     const double n1 = std::fabs(nx) + std::fabs(ny) + std::fabs(nz);
     const double t_max =
         std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
-    const double rounding = 16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max);
+    const double rounding =
+        16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max) + kFloatUnderflowFloor;
     f.widen[j] = float_above(m1 * fly.vertex_error + rounding);
     f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
     f.affine_c[j] = static_cast<float>(c);

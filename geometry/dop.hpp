@@ -82,6 +82,12 @@ inline float next_float_up(float f) {
   return std::bit_cast<float>(f > 0 ? bits + 1 : bits - 1);
 }
 
+// Float error bounds in kdop are relative to the magnitudes involved, which holds for normal
+// floats; below FLT_MIN (2^-126) every float operation may err by up to 2^-150 absolutely. Each
+// bound also adds this floor, enough for 2^30 such roundings, so objects of subnormal size
+// (coordinates near 1e-38) stay conservative too.
+constexpr double kFloatUnderflowFloor = 0x1p-120;
+
 // Outward rounding from double to float: the largest float <= d, the smallest float >= d.
 inline float float_below(double d) {
   const float f = static_cast<float>(d);

@@ -106,6 +106,31 @@ std::vector<Scene> make_scenes() {
     }
     scenes.push_back(std::move(s));
   }
+  {
+    // Subnormal size: coordinates near 1e-39, below the smallest normal float, where float
+    // roundings are absolute (kFloatUnderflowFloor); random poses and coplanar self-copies.
+    constexpr double tiny = 1e-39;
+    auto scaled = [&](Mesh m) {
+      for (std::vector<double>* c : {&m.x, &m.y, &m.z}) {
+        for (double& v : *c) v *= tiny;
+      }
+      return m;
+    };
+    const Mesh env = scaled(make_tetrahedra({0, 0, 0}, {2, 2, 2}, 60, 0.5, 41));
+    const Mesh obj = scaled(make_tetrahedra({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}, 25, 0.4, 42));
+    Scene s{"subnormal_size", env, obj, {}};
+    for (int i = 0; i < 300; ++i) {
+      Pose p = test::random_pose(rng, {0, 0, 0}, {2, 2, 2});
+      for (double& t : p.t) t *= tiny;
+      s.poses.push_back(p);
+    }
+    Scene c{"subnormal_coplanar_copies", env, env, {}};
+    c.poses.push_back(test::translation(0, 0, 0));
+    for (int i = 0; i < 40; ++i)
+      c.poses.push_back(test::translation(tiny * std::ldexp(1.0, -i), 0, 0));
+    scenes.push_back(std::move(s));
+    scenes.push_back(std::move(c));
+  }
   return scenes;
 }
 
