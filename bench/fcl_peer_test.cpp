@@ -265,15 +265,7 @@ TEST_P(FclPeerPerBv, PairsMatchOracleOnGenericPoses) {
 const OracleScene& touching_scene() {
   static const OracleScene scene = [] {
     Mesh obj = test::make_box(1, 2, 1);
-    Mesh tetra;  // corner 0 at the origin, everything else above z = 0
-    tetra.add_vertex(0, 0, 0);
-    tetra.add_vertex(1, 0, 1);
-    tetra.add_vertex(0, 1, 1);
-    tetra.add_vertex(1, 1, 2);
-    tetra.add_triangle(0, 1, 2);
-    tetra.add_triangle(1, 3, 2);
-    tetra.add_triangle(0, 3, 1);
-    tetra.add_triangle(0, 2, 3);
+    Mesh tetra = test::make_tetra_on_corner();
     for (double& x : tetra.x) x += 10;  // away from the box: each pose touches with one of them
     append_mesh(obj, tetra);
     std::uint64_t rng = 99;

@@ -12,15 +12,7 @@ LeafFloats leaf_floats(const LeafTriangles& t) {
   f.arrays.assign(20, t.size(), LeafFloats::padding, 0.0f);
   for (std::uint32_t s = 0; s < t.size(); ++s) {
     for (int a = 0; a < 3; ++a) {
-      const double* coord[3] = {a == 0   ? t.x(0)
-                                : a == 1 ? t.y(0)
-                                         : t.z(0),
-                                a == 0   ? t.x(1)
-                                : a == 1 ? t.y(1)
-                                         : t.z(1),
-                                a == 0   ? t.x(2)
-                                : a == 1 ? t.y(2)
-                                         : t.z(2)};
+      const double* coord[3] = {t.corners[3 * a], t.corners[3 * a + 1], t.corners[3 * a + 2]};
       f.lo(a)[s] = float_below(std::min({coord[0][s], coord[1][s], coord[2][s]}));
       f.hi(a)[s] = float_above(std::max({coord[0][s], coord[1][s], coord[2][s]}));
     }

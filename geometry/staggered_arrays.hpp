@@ -26,8 +26,6 @@ class StaggeredArrays {
     std::size_t lines = ((size + padding) * sizeof(T) + line_bytes - 1) / line_bytes;
     if (lines % 2 == 0) ++lines;
     stride_ = lines * (line_bytes / sizeof(T));
-    size_ = size;
-    arrays_ = arrays;
     storage_.assign(stride_ * static_cast<std::size_t>(arrays), value);
   }
 
@@ -35,14 +33,11 @@ class StaggeredArrays {
   const T* operator[](int i) const {
     return storage_.data() + static_cast<std::size_t>(i) * stride_;
   }
-  std::size_t size() const { return size_; }  // elements per array (padding excluded)
-  int arrays() const { return arrays_; }
   std::size_t bytes() const { return storage_.size() * sizeof(T); }
 
  private:
   std::vector<T> storage_;
-  std::size_t stride_ = 0, size_ = 0;
-  int arrays_ = 0;
+  std::size_t stride_ = 0;  // elements from one array's start to the next
 };
 
 }  // namespace kdop

@@ -59,15 +59,7 @@ std::vector<Scene> make_scenes() {
     // Standing on a corner or an edge: rotations taking a box corner / edge to the plate.
     for (int i = 0; i < 120; ++i)
       s.poses.push_back(test::random_pose(rng, {1, 1, -0.3}, {5, 5, 0.3}));
-    Mesh tetra;
-    tetra.add_vertex(0, 0, 0);
-    tetra.add_vertex(1, 0, 1);
-    tetra.add_vertex(0, 1, 1);
-    tetra.add_vertex(1, 1, 2);
-    tetra.add_triangle(0, 1, 2);
-    tetra.add_triangle(1, 3, 2);
-    tetra.add_triangle(0, 3, 1);
-    tetra.add_triangle(0, 2, 3);
+    const Mesh tetra = test::make_tetra_on_corner();
     Scene v{"vertex_on_grid", test::make_grid_plate(4, 0.0), tetra, {}};
     for (double x : {1.0, 1.5, 2.0, 2.25}) {
       for (double y : {1.0, 1.5, 3.0}) {

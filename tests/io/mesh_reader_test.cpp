@@ -1,6 +1,7 @@
 // read_mesh: extension dispatch and file errors.
 #include "io/mesh_reader.hpp"
 #include "tests/support/reader_checks.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -35,20 +36,9 @@ Mesh tetrahedron() {
   return m;
 }
 
-class ReadMesh : public ::testing::Test {
+class ReadMesh : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("kdop_io_reader_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::string path(const std::string& file) const { return (dir_ / file).string(); }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ReadMesh, DispatchesByExtensionCaseInsensitively) {

@@ -17,6 +17,7 @@
 
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace kdop {
 namespace {
@@ -125,24 +126,8 @@ TEST(Writers, ExactTextForASmallMesh) {
               HasSubstr("end_header\n0 0.5 -1\n1e-300 0.1 3\n2 2 2\n3 0 1 2\n"));
 }
 
-// A scratch directory removed after each test.
-class WriteFileAtomic : public ::testing::Test {
+class WriteFileAtomic : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("kdop_io_writer_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  static std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(WriteFileAtomic, WritesAndReplacesLeavingNoTemporary) {

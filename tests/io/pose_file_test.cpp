@@ -1,6 +1,7 @@
 // Pose files: CSV and NPY round trips, chunked streaming, and every malformed-input path.
 #include "io/pose_file.hpp"
 #include "tests/support/allocation_probe.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <fcntl.h>
 #include <gmock/gmock.h>
@@ -487,24 +488,13 @@ TEST(PoseNpy, RowErrorsNameTheRowAndItsOffset) {
 
 // ---- files and standard input ---------------------------------------------------------------
 
-class PoseFiles : public ::testing::Test {
+class PoseFiles : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("kdop_pose_files_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::string write(const std::string& name, const std::string& bytes) const {
     const std::string path = (dir_ / name).string();
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(PoseFiles, OpensByExtension) {

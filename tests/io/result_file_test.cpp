@@ -23,6 +23,7 @@
 
 #include "io/io_error.hpp"
 #include "tests/support/reader_checks.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace kdop {
 namespace {
@@ -144,29 +145,12 @@ TEST(ResultWriterApi, MisuseAndStreamFailure) {
   EXPECT_THAT(test::io_error_of([&] { bad.commit(); }), HasSubstr("<stdout>: cannot write"));
 }
 
-// A scratch directory removed after each test.
-class ResultFiles : public ::testing::Test {
+class ResultFiles : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("kdop_result_files_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  static std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-
   std::ptrdiff_t entries() const {
     return std::distance(std::filesystem::directory_iterator(dir_),
                          std::filesystem::directory_iterator());
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ResultFiles, NoFileUntilCommitThenExactlyOne) {

@@ -47,6 +47,21 @@ inline Mesh make_grid_plate(int n, double z) {
   return m;
 }
 
+// A tetrahedron standing on its corner 0 at the origin, every other point above z = 0, with
+// integer coordinates (so resting it on the plane z = 0 is an exact vertex contact).
+inline Mesh make_tetra_on_corner() {
+  Mesh tetra;
+  tetra.add_vertex(0, 0, 0);
+  tetra.add_vertex(1, 0, 1);
+  tetra.add_vertex(0, 1, 1);
+  tetra.add_vertex(1, 1, 2);
+  tetra.add_triangle(0, 1, 2);
+  tetra.add_triangle(1, 3, 2);
+  tetra.add_triangle(0, 3, 1);
+  tetra.add_triangle(0, 2, 3);
+  return tetra;
+}
+
 // A closed axis-aligned box [0, sx] x [0, sy] x [0, sz] (12 triangles).
 inline Mesh make_box(double sx, double sy, double sz) {
   Mesh m;
