@@ -1,25 +1,54 @@
 #include "builders/build_config.hpp"
 
-namespace kdop {
+#include <array>
+#include <utility>
 
-std::optional<SplitAxisRule> parse_split_axis_rule(const std::string& name) {
-  if (name == "splatter") return SplitAxisRule::splatter;
-  if (name == "longest-side") return SplitAxisRule::longest_side;
+namespace kdop {
+namespace {
+
+constexpr std::array<std::pair<SplitRule, const char*>, 6> kRuleNames{{
+    {SplitRule::splatter, "splatter"},
+    {SplitRule::longest_side, "longest-side"},
+    {SplitRule::min_sum, "min-sum"},
+    {SplitRule::min_max, "min-max"},
+    {SplitRule::surface_area, "surface-area"},
+    {SplitRule::zachmann, "zachmann"},
+}};
+
+constexpr std::array<std::pair<SplitPoint, const char*>, 3> kPointNames{{
+    {SplitPoint::mean, "mean"},
+    {SplitPoint::median, "median"},
+    {SplitPoint::binned, "binned"},
+}};
+
+}  // namespace
+
+std::optional<SplitRule> parse_split_rule(const std::string& name) {
+  for (const auto& [rule, text] : kRuleNames) {
+    if (name == text) return rule;
+  }
   return std::nullopt;
 }
 
 std::optional<SplitPoint> parse_split_point(const std::string& name) {
-  if (name == "mean") return SplitPoint::mean;
-  if (name == "median") return SplitPoint::median;
+  for (const auto& [point, text] : kPointNames) {
+    if (name == text) return point;
+  }
   return std::nullopt;
 }
 
-const char* to_string(SplitAxisRule rule) {
-  return rule == SplitAxisRule::splatter ? "splatter" : "longest-side";
+const char* to_string(SplitRule rule) {
+  for (const auto& [r, text] : kRuleNames) {
+    if (r == rule) return text;
+  }
+  return "?";
 }
 
 const char* to_string(SplitPoint point) {
-  return point == SplitPoint::mean ? "mean" : "median";
+  for (const auto& [p, text] : kPointNames) {
+    if (p == point) return text;
+  }
+  return "?";
 }
 
 }  // namespace kdop

@@ -1,40 +1,58 @@
 #pragma once
-// How a top-down builder splits (Klosowski et al. 1998, section 3.3.4) and when it stops
-// (section 4.3). Defaults are the paper's: splatter axis, split at the mean, leaf threshold
-// tau = 1 for the environment and 40 for the flying object.
+// How a top-down builder splits (Klosowski et al. 1998, section 3.3.4; Zachmann 1998, section
+// 4.2) and when it stops (section 4.3). Defaults are the paper's: splatter axis, split at the
+// mean, leaf threshold tau = 1 for the environment and 40 for the flying object.
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace kdop {
 
-// Which coordinate axis the splitting plane is orthogonal to.
-enum class SplitAxisRule {
+// How a node's triangles are divided in two.
+enum class SplitRule : std::uint8_t {
+  splatter,      // the axis of largest centroid variance
   longest_side,  // the axis along which the node's bounding box is longest
-  splatter,      // the axis along which the triangle centroids have the largest variance
+  min_sum,       // the candidate split whose two children's k-DOP volumes have the least sum
+  min_max,       // the candidate split whose larger child k-DOP volume is least
+  surface_area,  // the candidate split of least  area(L) |L| + area(R) |R|  (k-DOP areas)
+  zachmann,      // near-farthest pair as seeds, then greedy growth (Zachmann, section 4.2)
 };
 
-// Where along that axis the plane sits.
-enum class SplitPoint {
+// Where along the chosen direction the splitting plane sits (not used by `zachmann`).
+enum class SplitPoint : std::uint8_t {
   mean,    // mean of the centroids (tighter volumes, the paper's default)
   median,  // median of the centroids (balanced tree)
+  binned,  // best of `candidates` evenly spaced planes (volume rules; mean for the others)
 };
 
 struct BuildConfig {
-  SplitAxisRule axis_rule = SplitAxisRule::splatter;
+  SplitRule rule = SplitRule::splatter;
   SplitPoint split_point = SplitPoint::mean;
-  std::uint32_t leaf_size = 1;  // tau: a node with at most this many triangles is a leaf
+  std::uint32_t leaf_size = 1;   // tau: a node with at most this many triangles is a leaf
+  std::uint32_t candidates = 8;  // planes per direction for SplitPoint::binned
+  // Volume rules (min_sum, min_max, surface_area) try splitting planes orthogonal to x, y, z as
+  // the paper does, or with this set, orthogonal to all k/2 DOP directions (section 3.3.4's
+  // open question).
+  bool all_directions = false;
 
-  static BuildConfig environment_defaults() {
-    return {SplitAxisRule::splatter, SplitPoint::mean, 1};
+  static BuildConfig environment_defaults() { return {}; }
+  static BuildConfig object_defaults() {
+    BuildConfig c;
+    c.leaf_size = 40;
+    return c;
   }
-  static BuildConfig object_defaults() { return {SplitAxisRule::splatter, SplitPoint::mean, 40}; }
 };
 
-// "splatter", "longest-side" / "mean", "median"; nullopt for anything else.
-std::optional<SplitAxisRule> parse_split_axis_rule(const std::string& name);
+// Names as the CLI spells them ("splatter", "longest-side", "min-sum", "min-max",
+// "surface-area", "zachmann" / "mean", "median", "binned"); nullopt for anything else.
+std::optional<SplitRule> parse_split_rule(const std::string& name);
 std::optional<SplitPoint> parse_split_point(const std::string& name);
-const char* to_string(SplitAxisRule rule);
+const char* to_string(SplitRule rule);
 const char* to_string(SplitPoint point);
+
+// True for the rules that compare children's k-DOP volumes or areas (they need K).
+inline bool is_volume_rule(SplitRule r) {
+  return r == SplitRule::min_sum || r == SplitRule::min_max || r == SplitRule::surface_area;
+}
 
 }  // namespace kdop

@@ -139,7 +139,7 @@ BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config) {
     if (p.count <= tau) continue;
 
     std::uint32_t* tris = tree.order.data() + p.begin;
-    const int axis = config.axis_rule == SplitAxisRule::splatter
+    const int axis = config.rule != SplitRule::longest_side
                          ? splatter_axis(centroids, tris, p.count)
                          : longest_side_axis(mesh, tris, p.count);
     const std::vector<double>& c = centroids.axis[axis];

@@ -37,8 +37,10 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   const auto type = parse_bv_type(bv);
   if (!type) throw InputError("--bv: expected kdop6, kdop14, kdop18 or kdop26, got '" + bv + "'");
   c.bv = *type;
-  const auto rule = parse_split_axis_rule(o.rule);
-  if (!rule) throw InputError("--rule: expected splatter or longest-side, got '" + o.rule + "'");
+  const auto rule = parse_split_rule(o.rule);
+  if (!rule || (*rule != SplitRule::splatter && *rule != SplitRule::longest_side)) {
+    throw InputError("--rule: expected splatter or longest-side, got '" + o.rule + "'");
+  }
   const auto split = parse_split_point(o.split);
   if (!split) throw InputError("--split: expected mean or median, got '" + o.split + "'");
   c.environment = BuildConfig{*rule, *split, o.env_leaf};

@@ -39,7 +39,7 @@ void check_k() {
   Mesh m = make_torus({100, -50, 3}, 1, 0.3, 24, 12, 0.2);
   test::add_degenerate_and_duplicates(m, rng, 30);
   append_mesh(m, test::make_grid_plate(3, 0.5));  // flat, axis-aligned parts
-  for (SplitAxisRule rule : {SplitAxisRule::longest_side, SplitAxisRule::splatter}) {
+  for (SplitRule rule : {SplitRule::longest_side, SplitRule::splatter}) {
     for (std::uint32_t tau : {1u, 40u}) {
       const BuildConfig c{rule, SplitPoint::mean, tau};
       expect_every_node_contains_its_triangles(build_dop_tree<K>(m, c));

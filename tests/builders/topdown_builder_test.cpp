@@ -46,7 +46,7 @@ TEST(TopdownBuilder, EveryRuleAndLeafSizeGivesAValidTree) {
   Mesh m = make_torus({0, 0, 0}, 1, 0.3, 20, 10, 0.2);
   std::uint64_t rng = 5;
   test::add_degenerate_and_duplicates(m, rng, 40);
-  for (SplitAxisRule rule : {SplitAxisRule::longest_side, SplitAxisRule::splatter}) {
+  for (SplitRule rule : {SplitRule::longest_side, SplitRule::splatter}) {
     for (SplitPoint point : {SplitPoint::mean, SplitPoint::median}) {
       for (std::uint32_t tau : {1u, 2u, 7u, 40u, 100000u}) {
         BuildConfig c{rule, point, tau};
@@ -71,7 +71,7 @@ TEST(TopdownBuilder, CoincidentCentroidsStillSplit) {
 
 TEST(TopdownBuilder, MedianSplitsAreBalanced) {
   const Mesh m = make_sphere({0, 0, 0}, 1, 32, 16);
-  const BuildTree t = build_topdown(m, BuildConfig{SplitAxisRule::splatter, SplitPoint::median, 1});
+  const BuildTree t = build_topdown(m, BuildConfig{SplitRule::splatter, SplitPoint::median, 1});
   for (std::size_t n = 0; n < t.nodes.size(); ++n) {
     if (t.nodes[n].is_leaf()) continue;
     EXPECT_EQ(t.nodes[n + 1].count, t.nodes[n].count / 2);

@@ -307,11 +307,11 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
   std::vector<Pose> poses;
   for (int i = 0; i < 12; ++i) poses.push_back(test::random_pose(rng, {0, 0, 0}, {0, 0, 0}));
   const FlyingDopTree<18> fly_inner =
-      build_flying_dop_tree<18>(inner, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
+      build_flying_dop_tree<18>(inner, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
   const FlyingDopTree<18> fly_touch = build_flying_dop_tree<18>(
-      touching, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
+      touching, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
   const FlyingDopTree<18> fly_spiked =
-      build_flying_dop_tree<18>(spiked, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 4});
+      build_flying_dop_tree<18>(spiked, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
   const DopTree<18> tree = build_dop_tree<18>(outer, BuildConfig::environment_defaults());
   const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
   std::size_t heavy = 0;

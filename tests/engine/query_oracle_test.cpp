@@ -128,7 +128,7 @@ std::vector<Scene> make_scenes() {
 
 struct Variant {
   BvType bv;
-  SplitAxisRule rule;
+  SplitRule rule;
   SplitPoint point;
   simd::Isa isa;
   TumbleMethod tumble = TumbleMethod::vertices;
@@ -141,13 +141,13 @@ std::vector<Variant> variants() {
   const std::vector<simd::Isa> isas = simd::supported_isas();
   std::vector<Variant> v;
   for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
-    for (SplitAxisRule rule : {SplitAxisRule::longest_side, SplitAxisRule::splatter}) {
+    for (SplitRule rule : {SplitRule::longest_side, SplitRule::splatter}) {
       for (SplitPoint point : {SplitPoint::mean, SplitPoint::median})
         v.push_back({bv, rule, point, isas.back()});
     }
     for (std::size_t i = 0; i + 1 < isas.size(); ++i)
-      v.push_back({bv, SplitAxisRule::splatter, SplitPoint::mean, isas[i]});
-    v.push_back({bv, SplitAxisRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::affine});
+      v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas[i]});
+    v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::affine});
   }
   return v;
 }
@@ -165,7 +165,7 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
     for (const Variant& v : variants()) {
       PairConfig config;
       config.bv = v.bv;
-      config.environment.axis_rule = config.object.axis_rule = v.rule;
+      config.environment.rule = config.object.rule = v.rule;
       config.environment.split_point = config.object.split_point = v.point;
       config.isa = v.isa;
       config.tumble = v.tumble;

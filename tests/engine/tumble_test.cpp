@@ -18,7 +18,7 @@ void check_k() {
   test::add_degenerate_and_duplicates(m, rng, 20);
   append_mesh(m, test::make_grid_plate(2, 0.0));
   const FlyingDopTree<K> fly =
-      build_flying_dop_tree<K>(m, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 8});
+      build_flying_dop_tree<K>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, 8});
   const TreeTopology& topo = fly.tree.topology;
   std::vector<std::uint32_t> first(topo.node_count()), count(topo.node_count());
   for (std::uint32_t i = topo.node_count(); i-- > 0;) {
@@ -85,7 +85,7 @@ TEST(Tumble, AffineIsExactForBoxes) {
   std::uint64_t rng = 5;
   const Mesh m = make_torus({0, 0, 0}, 1, 0.3, 24, 12, 0.2);
   const FlyingDopTree<6> fly =
-      build_flying_dop_tree<6>(m, BuildConfig{SplitAxisRule::splatter, SplitPoint::mean, 8});
+      build_flying_dop_tree<6>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, 8});
   for (int p = 0; p < 20; ++p) {
     const Pose pose = test::random_pose(rng, {-5, -5, -5}, {5, 5, 5});
     TumbleFrame<6> frame = make_tumble_frame(fly, pose);
