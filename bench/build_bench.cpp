@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "builders/dop_tree.hpp"
+#include "builders/dop_volume.hpp"
+#include "geometry/convex_hull.hpp"
 #include "geometry/dop_vertices.hpp"
 #include "geometry/halfspace_intersection.hpp"
 #include "geometry/shapes.hpp"
@@ -113,6 +115,34 @@ void BM_DopVertices_QhullDual(benchmark::State& state) {
   });
 }
 
+// The volume of a k-DOP (what min-sum and min-max compare): ours, the dual hull in fixed arrays
+// (builders/dop_volume.hpp), against qhull's halfspace intersection followed by qhull's hull
+// volume of the vertices.
+template <int K>
+void BM_DopVolume_Duality(benchmark::State& state) {
+  constexpr int S = DopShape<K>::slabs;
+  const NodeDops<K>& nodes = node_dops<K>();
+  run_over_nodes<K>(state, [&](std::size_t i) {
+    const double v =
+        dop_volume<K>(nodes.lo.data() + i * S, nodes.hi.data() + i * S, nodes.interior[i]);
+    benchmark::DoNotOptimize(v);
+    return std::size_t{0};
+  });
+}
+
+template <int K>
+void BM_DopVolume_Qhull(benchmark::State& state) {
+  constexpr int S = DopShape<K>::slabs;
+  const NodeDops<K>& nodes = node_dops<K>();
+  run_over_nodes<K>(state, [&](std::size_t i) {
+    auto v = dop_vertices_by_duality<K>(nodes.lo.data() + i * S, nodes.hi.data() + i * S,
+                                        nodes.interior[i]);
+    auto m = convex_hull_measure(v->points);
+    benchmark::DoNotOptimize(m);
+    return std::size_t{0};
+  });
+}
+
 // Whole builds of the demo scene: the environment (100,000 triangles, leaf size 1) and the
 // flying torus (20,000 triangles, leaf size 40, with DOP vertices and the root hull).
 template <int K>
@@ -147,6 +177,14 @@ BENCHMARK_TEMPLATE(BM_DopVertices_Enumeration, 26)
     ->MinTime(kMinTime)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVertices_QhullDual, 26)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Duality, 6)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Qhull, 6)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Duality, 14)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Qhull, 14)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Duality, 18)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Qhull, 18)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Duality, 26)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVolume_Qhull, 26)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Environment, 6)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Environment, 18)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Environment, 26)->Unit(benchmark::kMillisecond);

@@ -154,7 +154,7 @@ std::vector<Vec3> referenced_corners(const Mesh& mesh) {
 
 template <int K>
 DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
-  const BuildTree b = build_topdown(mesh, config);
+  const BuildTree b = build_topdown<K>(mesh, config);
   DopTree<K> t;
   t.topology = encode_topology(b);
   t.triangles = gather_leaf_triangles(mesh, b.order);

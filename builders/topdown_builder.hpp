@@ -1,8 +1,11 @@
 #pragma once
 // The generic top-down builder (Klosowski et al. 1998, section 3.3): recursively split a node's
-// triangles in two by a plane orthogonal to x, y or z, each triangle going to the side of its
-// centroid, until a node holds at most tau triangles. It produces a plain binary tree of index
-// ranges; encoders (dop_tree.hpp) then write the flat layouts that queries read.
+// triangles in two (builders/split_rule.hpp) until a node holds at most tau triangles. It
+// produces a plain binary tree of index ranges; encoders (dop_tree.hpp) then write the flat
+// layouts that queries read.
+//
+// Parallel (oneTBB): the two subtrees of a large node are built as independent tasks into
+// their own node lists, then joined in pre-order, so the tree is the same for any thread count.
 #include <cstdint>
 #include <vector>
 
@@ -27,9 +30,14 @@ struct BuildTree {
 };
 
 // Throws std::invalid_argument for a mesh without triangles, a corner index out of range or a
-// non-finite coordinate. Deterministic: the same mesh and config give the same tree.
-// When a mean split leaves one side empty (coincident centroids), the node is split at the
-// median instead, so every inner node has two non-empty children.
+// non-finite coordinate. Deterministic: the same mesh and config give the same tree, whatever
+// the number of threads. K is the k-DOP the volume rules measure (the others ignore it).
+template <int K>
 BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config);
+
+extern template BuildTree build_topdown<6>(const Mesh&, const BuildConfig&);
+extern template BuildTree build_topdown<14>(const Mesh&, const BuildConfig&);
+extern template BuildTree build_topdown<18>(const Mesh&, const BuildConfig&);
+extern template BuildTree build_topdown<26>(const Mesh&, const BuildConfig&);
 
 }  // namespace kdop

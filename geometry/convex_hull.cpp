@@ -26,6 +26,26 @@ struct FileCloser {
 
 }  // namespace
 
+std::optional<HullMeasure> convex_hull_measure(const std::vector<Vec3>& points) {
+  if (points.size() < 4) return std::nullopt;
+  std::vector<coordT> coords;
+  coords.reserve(3 * points.size());
+  for (const Vec3& p : points) coords.insert(coords.end(), {p.x, p.y, p.z});
+  std::unique_ptr<std::FILE, FileCloser> sink(std::fopen("/dev/null", "w"));
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  qh_zero(qh, sink.get());
+  char options[] = "qhull FA";
+  const int status = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(), False,
+                                  options, nullptr, sink.get());
+  std::optional<HullMeasure> out;
+  if (status == 0) out = HullMeasure{qh->totvol, qh->totarea};
+  qh_freeqhull(qh, !qh_ALL);
+  int still_long = 0, total_long = 0;
+  qh_memfreeshort(qh, &still_long, &total_long);
+  return out;
+}
+
 HullGraph convex_hull_graph(const std::vector<Vec3>& input) {
   if (input.size() < 4) return exhaustive_hull(input);
   std::vector<coordT> coords;

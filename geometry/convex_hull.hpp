@@ -5,6 +5,7 @@
 // The hull comes from qhull (Debian libqhull-dev). Flat or degenerate point sets (all on a
 // plane or a line) have no 3D hull; then every point is kept and the search is exhaustive.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "geometry/vec3.hpp"
@@ -22,6 +23,14 @@ struct HullGraph {
 };
 
 HullGraph convex_hull_graph(const std::vector<Vec3>& input);
+
+// Volume and surface area of the convex hull of `points` by qhull (option 'FA'); nullopt when
+// there is no 3D hull (fewer than 4 points, or all on a plane). The oracle and the library peer
+// of builders/dop_volume.hpp.
+struct HullMeasure {
+  double volume = 0, area = 0;
+};
+std::optional<HullMeasure> convex_hull_measure(const std::vector<Vec3>& points);
 
 // Where to start hill-climbing for a direction: the extreme vertex of the nearest cell of a cube
 // map (6 faces x grid x grid directions), found once at build. A walk from there takes a few

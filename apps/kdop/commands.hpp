@@ -13,6 +13,8 @@ struct BuildOptions {
   int k = 0;  // --k shorthand, 0 when not given
   std::string rule = "splatter";
   std::string split = "mean";
+  std::uint32_t bins = 8;
+  bool all_directions = false;
   std::uint32_t env_leaf = 1;
   std::uint32_t object_leaf = 40;
   std::string tumble = "vertices";

@@ -10,9 +10,19 @@ inline void add_build_options(CLI::App& command, BuildOptions& o) {
   command.add_option("--bv", o.bv, "Bounding volume: kdop6, kdop14, kdop18, kdop26")
       ->capture_default_str();
   command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26)");
-  command.add_option("--rule", o.rule, "Split axis rule: splatter or longest-side")
+  command
+      .add_option("--rule", o.rule,
+                  "Split rule: splatter, longest-side, min-sum, min-max, surface-area, zachmann")
       ->capture_default_str();
-  command.add_option("--split", o.split, "Split point: mean or median")->capture_default_str();
+  command
+      .add_option("--split", o.split,
+                  "Split point: mean, median, or binned (best of --bins planes; volume rules)")
+      ->capture_default_str();
+  command.add_option("--bins", o.bins, "Candidate planes per direction for --split binned")
+      ->capture_default_str()
+      ->check(CLI::Range(2u, 1024u));
+  command.add_flag("--all-directions", o.all_directions,
+                   "Volume rules try planes along all k/2 DOP directions, not only x, y, z");
   command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
@@ -38,13 +48,16 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   if (!type) throw InputError("--bv: expected kdop6, kdop14, kdop18 or kdop26, got '" + bv + "'");
   c.bv = *type;
   const auto rule = parse_split_rule(o.rule);
-  if (!rule || (*rule != SplitRule::splatter && *rule != SplitRule::longest_side)) {
-    throw InputError("--rule: expected splatter or longest-side, got '" + o.rule + "'");
+  if (!rule) {
+    throw InputError(
+        "--rule: expected splatter, longest-side, min-sum, min-max, surface-area or zachmann, "
+        "got '" +
+        o.rule + "'");
   }
   const auto split = parse_split_point(o.split);
-  if (!split) throw InputError("--split: expected mean or median, got '" + o.split + "'");
-  c.environment = BuildConfig{*rule, *split, o.env_leaf};
-  c.object = BuildConfig{*rule, *split, o.object_leaf};
+  if (!split) throw InputError("--split: expected mean, median or binned, got '" + o.split + "'");
+  c.environment = BuildConfig{*rule, *split, o.env_leaf, o.bins, o.all_directions};
+  c.object = BuildConfig{*rule, *split, o.object_leaf, o.bins, o.all_directions};
   if (o.tumble != "vertices" && o.tumble != "affine") {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
   }

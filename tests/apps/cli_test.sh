@@ -108,6 +108,16 @@ for env in cube.obj cube.off cube.ply cube.stl; do
 done
 check "affine tumbling, Algorithm 1" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --tumble affine --descent environment
 expect "same pairs with other options" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
+for rule in splatter longest-side min-sum min-max surface-area zachmann; do
+  for split in mean median binned; do
+    check "rule $rule $split" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --rule "$rule" --split "$split" --env-leaf 1 --object-leaf 1
+    expect "rule $rule $split same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
+  done
+done
+check "all directions, 3 bins" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --rule min-max --split binned --bins 3 --all-directions --k 26
+expect "all directions same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
+check "unknown split" 2 "$kdop" check --env cube.obj --object cube.obj --split middle
+check "one bin is too few" 2 "$kdop" check --env cube.obj --object cube.obj --split binned --bins 1
 check "unknown tumble" 2 "$kdop" check --env cube.obj --object cube.obj --tumble spin
 check "unknown descent" 2 "$kdop" check --env cube.obj --object cube.obj --descent sideways
 check "matrix form" 1 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0.5,0,1,0,0.25,0,0,1,0.125,0,0,0,1 --all-contacts --json --k 14
@@ -238,7 +248,7 @@ expect "version ISA line" grep -q "ISA in use:" out.txt
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help
-for flag in --env --object --pose --matrix --bv --k --all-contacts --json --out --rule --split --env-leaf --object-leaf --tumble --descent; do
+for flag in --env --object --pose --matrix --bv --k --all-contacts --json --out --rule --split --bins --all-directions --env-leaf --object-leaf --tumble --descent; do
   expect "check help mentions $flag" grep -q -- "$flag" out.txt
 done
 check "demo help" 0 "$kdop" demo --help

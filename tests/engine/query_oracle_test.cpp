@@ -132,6 +132,7 @@ struct Variant {
   SplitPoint point;
   simd::Isa isa;
   TumbleMethod tumble = TumbleMethod::vertices;
+  bool all_directions = false;
 };
 
 // Every BV type, split rule and split point on the best ISA; every BV type on each other ISA
@@ -148,6 +149,10 @@ std::vector<Variant> variants() {
     for (std::size_t i = 0; i + 1 < isas.size(); ++i)
       v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas[i]});
     v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::affine});
+    // The volume rules and Zachmann's make other tree shapes (Zachmann's children overlap).
+    v.push_back(
+        {bv, SplitRule::min_sum, SplitPoint::binned, isas.back(), TumbleMethod::vertices, true});
+    v.push_back({bv, SplitRule::zachmann, SplitPoint::mean, isas.back()});
   }
   return v;
 }
@@ -167,6 +172,7 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
       config.bv = v.bv;
       config.environment.rule = config.object.rule = v.rule;
       config.environment.split_point = config.object.split_point = v.point;
+      config.environment.all_directions = config.object.all_directions = v.all_directions;
       config.isa = v.isa;
       config.tumble = v.tumble;
       // Small leaves for the flying tree too, so both hierarchies are deep on small scenes.

@@ -7,25 +7,13 @@
 
 #include "geometry/halfspace_intersection.hpp"
 #include "geometry/shapes.hpp"
+#include "tests/support/dop_of_points.hpp"
 
 namespace kdop {
 namespace {
 
 // The k/2 intervals of a point set (double projections, no widening: these tests compare with
 // tolerances).
-template <int K>
-void dop_of_points(const std::vector<Vec3>& pts, double* lo, double* hi) {
-  constexpr auto dirs = DopShape<K>::directions();
-  for (int j = 0; j < DopShape<K>::slabs; ++j) {
-    lo[j] = INFINITY;
-    hi[j] = -INFINITY;
-    for (const Vec3& p : pts) {
-      lo[j] = std::fmin(lo[j], project(dirs[j], p.x, p.y, p.z));
-      hi[j] = std::fmax(hi[j], project(dirs[j], p.x, p.y, p.z));
-    }
-  }
-}
-
 // The k-DOP of the points; every returned vertex must satisfy all k constraints (up to the
 // error bound), and for any direction u the vertices must reach as far as the points do: the
 // property tumbling relies on (conv(vertices) contains the points).
@@ -34,7 +22,7 @@ void check_points(const std::vector<Vec3>& pts, std::uint64_t& rng) {
   using Shape = DopShape<K>;
   constexpr auto dirs = Shape::directions();
   double lo[Shape::slabs], hi[Shape::slabs];
-  dop_of_points<K>(pts, lo, hi);
+  test::dop_of_points<K>(pts, lo, hi);
   const DopVertices v = dop_vertices<K>(lo, hi);
   ASSERT_FALSE(v.points.empty());
   const double tol = 1e-9;
@@ -96,7 +84,7 @@ TEST(DopVertices, OctahedronLikeCutsOfTheCube) {
   for (int i = 0; i < 8; ++i)
     corners.push_back({double(i & 1), double((i >> 1) & 1), double(i >> 2)});
   double lo[7], hi[7];
-  dop_of_points<14>(corners, lo, hi);
+  test::dop_of_points<14>(corners, lo, hi);
   EXPECT_EQ(dop_vertices<14>(lo, hi).points.size(), 8u);
 }
 
@@ -120,7 +108,7 @@ void check_against_duality() {
       centroid = centroid + (1.0 / n) * p;
     }
     double lo[Shape::slabs], hi[Shape::slabs];
-    dop_of_points<K>(pts, lo, hi);
+    test::dop_of_points<K>(pts, lo, hi);
     const std::optional<DopVertices> dual = dop_vertices_by_duality<K>(lo, hi, centroid);
     ASSERT_TRUE(dual.has_value()) << "set " << set;
     const DopVertices mine = dop_vertices<K>(lo, hi);

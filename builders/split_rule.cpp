@@ -1,0 +1,373 @@
+#include "builders/split_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
+
+#include "builders/dop_volume.hpp"
+#include "geometry/dop.hpp"
+
+namespace kdop {
+namespace {
+
+double centroid_key(const Centroids& c, const Direction& d, std::uint32_t t) {
+  return project(d, c.axis[0][t], c.axis[1][t], c.axis[2][t]);
+}
+
+// A growing set of triangles: its k-DOP (corners projected in double, no widening: this only
+// ranks candidate splits), the sum of its 3x centroids (their mean lies inside the k-DOP, the
+// point dop_measure needs) and its size.
+template <int K>
+struct TriangleSet {
+  static constexpr int S = DopShape<K>::slabs;
+  std::array<double, S> lo, hi;
+  Vec3 centroid3_sum{};
+  std::uint32_t count = 0;
+
+  TriangleSet() {
+    lo.fill(std::numeric_limits<double>::infinity());
+    hi.fill(-std::numeric_limits<double>::infinity());
+  }
+
+  void add(const Mesh& m, const Centroids& c, std::uint32_t t) {
+    constexpr auto dirs = DopShape<K>::directions();
+    for (const std::uint32_t v : {m.a[t], m.b[t], m.c[t]}) {
+      for (int j = 0; j < S; ++j) {
+        const double p = project(dirs[j], m.x[v], m.y[v], m.z[v]);
+        lo[j] = std::min(lo[j], p);
+        hi[j] = std::max(hi[j], p);
+      }
+    }
+    centroid3_sum = centroid3_sum + Vec3{c.axis[0][t], c.axis[1][t], c.axis[2][t]};
+    ++count;
+  }
+
+  void merge(const TriangleSet& o) {
+    for (int j = 0; j < S; ++j) {
+      lo[j] = std::min(lo[j], o.lo[j]);
+      hi[j] = std::max(hi[j], o.hi[j]);
+    }
+    centroid3_sum = centroid3_sum + o.centroid3_sum;
+    count += o.count;
+  }
+
+  // Sum of slab widths (hi - lo) / |n_j|: how much the set spreads, cheap.
+  double width_sum() const {
+    constexpr auto dirs = DopShape<K>::directions();
+    double w = 0;
+    for (int j = 0; j < S; ++j) {
+      const Direction& d = dirs[j];
+      w += (hi[j] - lo[j]) / std::sqrt(double(d.x * d.x + d.y * d.y + d.z * d.z));
+    }
+    return w;
+  }
+
+  DopMeasure measure() const {
+    return dop_measure<K>(lo.data(), hi.data(), (1.0 / (3.0 * count)) * centroid3_sum);
+  }
+};
+
+// What a volume rule minimizes. Flat meshes give flat k-DOPs (volume and area 0) for every
+// candidate, so ties are broken by the same combination of slab width sums.
+struct Cost {
+  double primary = std::numeric_limits<double>::infinity();
+  double secondary = std::numeric_limits<double>::infinity();
+  bool operator<(const Cost& o) const {
+    return primary < o.primary || (primary == o.primary && secondary < o.secondary);
+  }
+};
+
+template <int K>
+Cost split_cost(SplitRule rule, const TriangleSet<K>& l, const TriangleSet<K>& r) {
+  const DopMeasure ml = l.measure(), mr = r.measure();
+  const double wl = l.width_sum(), wr = r.width_sum();
+  switch (rule) {
+    case SplitRule::min_max:
+      return {std::max(ml.volume, mr.volume), std::max(wl, wr)};
+    case SplitRule::surface_area:
+      return {ml.area * l.count + mr.area * r.count, wl * l.count + wr * r.count};
+    default:
+      return {ml.volume + mr.volume, wl + wr};
+  }
+}
+
+// A candidate split: along direction `dir`, either a threshold on the centroid key (mean), the
+// first half in (key, index) order (median), or the bins below `bin` of `bins` evenly spaced
+// ones over [key_lo, key_hi] (binned).
+struct Candidate {
+  int dir = -1;
+  SplitPoint point = SplitPoint::mean;
+  double threshold = 0;
+  std::uint32_t bin = 0, bins = 0;
+  double key_lo = 0, key_hi = 0;
+};
+
+std::uint32_t bin_of(double key, const Candidate& c) {
+  const double scaled = (key - c.key_lo) * (c.bins / (c.key_hi - c.key_lo));
+  return std::min<std::uint32_t>(c.bins - 1, static_cast<std::uint32_t>(std::max(0.0, scaled)));
+}
+
+// Partitions tris by the candidate; returns the left count.
+std::uint32_t apply(const Candidate& c, const Direction& d, const Centroids& cen,
+                    std::uint32_t* tris, std::uint32_t count) {
+  if (c.point == SplitPoint::median) {
+    const std::uint32_t half = count / 2;
+    std::nth_element(tris, tris + half, tris + count, [&](std::uint32_t s, std::uint32_t t) {
+      const double ks = centroid_key(cen, d, s), kt = centroid_key(cen, d, t);
+      return ks < kt || (ks == kt && s < t);
+    });
+    return half;
+  }
+  std::uint32_t* middle = std::stable_partition(tris, tris + count, [&](std::uint32_t t) {
+    const double k = centroid_key(cen, d, t);
+    return c.point == SplitPoint::mean ? k < c.threshold : bin_of(k, c) < c.bin;
+  });
+  return static_cast<std::uint32_t>(middle - tris);
+}
+
+// min-sum, min-max, surface-area: the best candidate over the directions tried.
+template <int K>
+std::uint32_t split_by_cost(const Mesh& m, const Centroids& cen, const BuildConfig& config,
+                            std::uint32_t* tris, std::uint32_t count) {
+  constexpr auto dirs = DopShape<K>::directions();
+  const int directions = config.all_directions ? DopShape<K>::slabs : 3;
+  Cost best_cost;
+  Candidate best;
+  std::vector<std::uint32_t> sorted;
+  for (int dir = 0; dir < directions; ++dir) {
+    const Direction& d = dirs[dir];
+    Candidate c;
+    c.dir = dir;
+    c.point = config.split_point;
+    if (c.point == SplitPoint::mean) {
+      double sum = 0;
+      for (std::uint32_t i = 0; i < count; ++i) sum += centroid_key(cen, d, tris[i]);
+      c.threshold = sum / count;
+      TriangleSet<K> l, r;
+      for (std::uint32_t i = 0; i < count; ++i) {
+        (centroid_key(cen, d, tris[i]) < c.threshold ? l : r).add(m, cen, tris[i]);
+      }
+      if (l.count == 0 || r.count == 0) continue;
+      const Cost cost = split_cost<K>(config.rule, l, r);
+      if (cost < best_cost) best_cost = cost, best = c;
+    } else if (c.point == SplitPoint::median) {
+      sorted.assign(tris, tris + count);
+      const std::uint32_t half = apply(c, d, cen, sorted.data(), count);
+      TriangleSet<K> l, r;
+      for (std::uint32_t i = 0; i < count; ++i) (i < half ? l : r).add(m, cen, sorted[i]);
+      const Cost cost = split_cost<K>(config.rule, l, r);
+      if (cost < best_cost) best_cost = cost, best = c;
+    } else {
+      c.key_lo = std::numeric_limits<double>::infinity();
+      c.key_hi = -c.key_lo;
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const double k = centroid_key(cen, d, tris[i]);
+        c.key_lo = std::min(c.key_lo, k);
+        c.key_hi = std::max(c.key_hi, k);
+      }
+      if (!(c.key_hi > c.key_lo)) continue;
+      c.bins = std::max<std::uint32_t>(2, std::min(config.candidates, count));
+      std::vector<TriangleSet<K>> bin(c.bins);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        bin[bin_of(centroid_key(cen, d, tris[i]), c)].add(m, cen, tris[i]);
+      }
+      // Suffix unions, then a sweep from the left.
+      std::vector<TriangleSet<K>> right(c.bins + 1);
+      for (std::uint32_t b = c.bins; b-- > 0;) {
+        right[b] = right[b + 1];
+        right[b].merge(bin[b]);
+      }
+      TriangleSet<K> left;
+      for (std::uint32_t b = 1; b < c.bins; ++b) {
+        left.merge(bin[b - 1]);
+        if (left.count == 0 || right[b].count == 0) continue;
+        const Cost cost = split_cost<K>(config.rule, left, right[b]);
+        if (cost < best_cost) {
+          best_cost = cost;
+          best = c;
+          best.bin = b;
+        }
+      }
+    }
+  }
+  if (best.dir < 0) return 0;  // every centroid coincides along every direction tried
+  return apply(best, dirs[best.dir], cen, tris, count);
+}
+
+// Zachmann 1998, section 4.2.
+template <int K>
+std::uint32_t split_zachmann(const Mesh& m, const Centroids& cen, std::uint32_t* tris,
+                             std::uint32_t count) {
+  constexpr auto dirs = DopShape<K>::directions();
+  auto centroid = [&](std::uint32_t t) {
+    return Vec3{cen.axis[0][t], cen.axis[1][t], cen.axis[2][t]};
+  };
+  // A near-farthest pair in O(n): the farthest from the first, then the farthest from that.
+  auto farthest_from = [&](const Vec3& p) {
+    std::uint32_t best = 0;
+    double best_d = -1;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const Vec3 q = centroid(tris[i]) - p;
+      if (dot(q, q) > best_d) best_d = dot(q, q), best = i;
+    }
+    return best;
+  };
+  const std::uint32_t i = farthest_from(centroid(tris[0]));
+  const std::uint32_t j = farthest_from(centroid(tris[i]));
+  const Vec3 u = centroid(tris[j]) - centroid(tris[i]);
+  if (dot(u, u) == 0) return 0;
+  // The orientation most parallel to the pair.
+  int dir = 0;
+  double best_cos = -1;
+  for (int k = 0; k < DopShape<K>::slabs; ++k) {
+    const Direction& d = dirs[k];
+    const double c =
+        std::fabs(project(d, u.x, u.y, u.z)) / std::sqrt(double(d.x * d.x + d.y * d.y + d.z * d.z));
+    if (c > best_cos) best_cos = c, dir = k;
+  }
+  const std::uint32_t seed_l = tris[i], seed_r = tris[j];
+  std::vector<std::uint32_t> rest;
+  rest.reserve(count - 2);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    if (k != i && k != j) rest.push_back(tris[k]);
+  }
+  std::sort(rest.begin(), rest.end(), [&](std::uint32_t s, std::uint32_t t) {
+    const double ks = centroid_key(cen, dirs[dir], s), kt = centroid_key(cen, dirs[dir], t);
+    return ks < kt || (ks == kt && s < t);
+  });
+  // The sorted triangles are taken alternately from both ends, so each set grows from its seed
+  // inwards. (Taken from one end, the first set grows in small steps along the sweep and
+  // swallows nearly everything: splits of n - 1 and 1, trees thousands of levels deep.)
+  const bool seed_l_low =
+      centroid_key(cen, dirs[dir], seed_l) <= centroid_key(cen, dirs[dir], seed_r);
+  TriangleSet<K> l, r;
+  l.add(m, cen, seed_l);
+  r.add(m, cen, seed_r);
+  std::vector<std::uint32_t> left{seed_l}, right{seed_r};
+  std::size_t lo = 0, hi = rest.size();
+  for (std::size_t step = 0; lo < hi; ++step) {
+    const bool from_low = step % 2 == 0;
+    const std::uint32_t t = from_low ? rest[lo++] : rest[--hi];
+    TriangleSet<K> l_grown = l, r_grown = r;
+    l_grown.add(m, cen, t);
+    r_grown.add(m, cen, t);
+    const double grow_l = l_grown.width_sum() - l.width_sum();
+    const double grow_r = r_grown.width_sum() - r.width_sum();
+    bool to_left = grow_l < grow_r;
+    if (grow_l == grow_r) {
+      // Equal growth: the set with fewer triangles; equal counts: the seed on t's side.
+      to_left = l.count != r.count ? l.count < r.count : from_low == seed_l_low;
+    }
+    if (to_left) {
+      l = l_grown;
+      left.push_back(t);
+    } else {
+      r = r_grown;
+      right.push_back(t);
+    }
+  }
+  std::copy(left.begin(), left.end(), tris);
+  std::copy(right.begin(), right.end(), tris + left.size());
+  return static_cast<std::uint32_t>(left.size());
+}
+
+// The paper's cheap rules: a coordinate axis by a statistic, then the mean or median plane.
+int longest_side_axis(const Mesh& m, const std::uint32_t* tris, std::uint32_t count) {
+  const std::vector<double>* coords[3] = {&m.x, &m.y, &m.z};
+  int best = 0;
+  double best_extent = -1;
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::vector<double>& v = *coords[axis];
+    double lo = INFINITY, hi = -INFINITY;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t t = tris[i];
+      lo = std::min({lo, v[m.a[t]], v[m.b[t]], v[m.c[t]]});
+      hi = std::max({hi, v[m.a[t]], v[m.b[t]], v[m.c[t]]});
+    }
+    if (hi - lo > best_extent) best_extent = hi - lo, best = axis;
+  }
+  return best;
+}
+
+double mean_of(const std::vector<double>& c, const std::uint32_t* tris, std::uint32_t count) {
+  double sum = 0;
+  for (std::uint32_t i = 0; i < count; ++i) sum += c[tris[i]];
+  return sum / count;
+}
+
+// Splatter: the axis of largest centroid variance (two passes, for accuracy).
+int splatter_axis(const Centroids& c, const std::uint32_t* tris, std::uint32_t count) {
+  int best = 0;
+  double best_variance = -1;
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::vector<double>& v = c.axis[axis];
+    const double mean = mean_of(v, tris, count);
+    double sum_sq = 0;
+    for (std::uint32_t i = 0; i < count; ++i) sum_sq += (v[tris[i]] - mean) * (v[tris[i]] - mean);
+    if (sum_sq > best_variance) best_variance = sum_sq, best = axis;
+  }
+  return best;
+}
+
+constexpr Direction kAxes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+
+}  // namespace
+
+Centroids centroids_of(const Mesh& m) {
+  Centroids c;
+  const std::size_t n = m.triangle_count();
+  for (auto& v : c.axis) v.resize(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    c.axis[0][t] = m.x[m.a[t]] + m.x[m.b[t]] + m.x[m.c[t]];
+    c.axis[1][t] = m.y[m.a[t]] + m.y[m.b[t]] + m.y[m.c[t]];
+    c.axis[2][t] = m.z[m.a[t]] + m.z[m.b[t]] + m.z[m.c[t]];
+  }
+  return c;
+}
+
+template <int K>
+std::uint32_t split_node(const Mesh& mesh, const Centroids& centroids, const BuildConfig& config,
+                         std::uint32_t* tris, std::uint32_t count) {
+  std::uint32_t left = 0;
+  if (config.rule == SplitRule::splatter || config.rule == SplitRule::longest_side) {
+    const int axis = config.rule == SplitRule::splatter ? splatter_axis(centroids, tris, count)
+                                                        : longest_side_axis(mesh, tris, count);
+    Candidate c;
+    c.point = config.split_point == SplitPoint::median ? SplitPoint::median : SplitPoint::mean;
+    if (c.point == SplitPoint::mean) c.threshold = mean_of(centroids.axis[axis], tris, count);
+    left = apply(c, kAxes[axis], centroids, tris, count);
+    if (left == 0 || left == count) {
+      c.point = SplitPoint::median;  // coincident centroids along the axis
+      left = apply(c, kAxes[axis], centroids, tris, count);
+    }
+    return left;
+  }
+  if (count == 2) {
+    return 1;  // the only split there is
+  } else if (config.rule == SplitRule::zachmann) {
+    left = split_zachmann<K>(mesh, centroids, tris, count);
+  } else {
+    left = split_by_cost<K>(mesh, centroids, config, tris, count);
+  }
+  // Coincident centroids leave one side empty: split at the median of the widest axis instead,
+  // so every inner node has two non-empty children (ties by index).
+  if (left == 0 || left == count) {
+    Candidate median;
+    median.point = SplitPoint::median;
+    left = apply(median, kAxes[splatter_axis(centroids, tris, count)], centroids, tris, count);
+  }
+  return left;
+}
+
+template std::uint32_t split_node<6>(const Mesh&, const Centroids&, const BuildConfig&,
+                                     std::uint32_t*, std::uint32_t);
+template std::uint32_t split_node<14>(const Mesh&, const Centroids&, const BuildConfig&,
+                                      std::uint32_t*, std::uint32_t);
+template std::uint32_t split_node<18>(const Mesh&, const Centroids&, const BuildConfig&,
+                                      std::uint32_t*, std::uint32_t);
+template std::uint32_t split_node<26>(const Mesh&, const Centroids&, const BuildConfig&,
+                                      std::uint32_t*, std::uint32_t);
+
+}  // namespace kdop
