@@ -117,7 +117,7 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
   const std::size_t block =
       std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
   const std::size_t blocks = (n + block - 1) / block;
-  std::atomic<std::uint64_t> done{0};
+  std::uint64_t done = 0;  // poses finished, under progress_mutex
   std::atomic<bool> stopped{false};
 
   auto run_block = [&](std::size_t index) {
@@ -153,11 +153,10 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
         pose_worker[i] = w;
       }
     }
-    const std::uint64_t now = done.fetch_add(end - index * block) + (end - index * block);
-    if (control.progress) {
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      control.progress(now);
-    }
+    // Counted under the lock, so the counts reported never go backwards.
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    done += end - index * block;
+    if (control.progress) control.progress(done);
   };
   runner.for_each_index(blocks, run_block);
   if (stopped.load()) return false;
