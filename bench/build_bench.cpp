@@ -4,7 +4,11 @@
 // the demo scene. Medians of repetitions; see README.md.
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "builders/dop_tree.hpp"
@@ -13,6 +17,8 @@
 #include "geometry/dop_vertices.hpp"
 #include "geometry/halfspace_intersection.hpp"
 #include "geometry/shapes.hpp"
+#include "io/hierarchy_file.hpp"
+#include "io/mesh_writer.hpp"
 
 namespace kdop {
 namespace {
@@ -163,6 +169,54 @@ void BM_Build_Flying(benchmark::State& state) {
   state.counters["triangles"] = static_cast<double>(torus_mesh().triangle_count());
 }
 
+// Loading a hierarchy file against building the same hierarchy (issue 4: loading at least 20x
+// faster): an environment (leaf size 1, K = 18) of a 1,000,000-triangle torus. The file is
+// written once to the temporary directory, so loads read it from the page cache.
+const Mesh& million_torus() {
+  static const Mesh m = make_torus({0, 0, 0}, 3.0, 1.0, 1000, 500, 0.15);
+  return m;
+}
+
+class MillionTorusFile {
+ public:
+  MillionTorusFile()
+      : path_((std::filesystem::temp_directory_path() /
+               ("kdop_bench_torus_" + std::to_string(::getpid()) + ".kdop"))
+                  .string()) {
+    const BuildConfig config = BuildConfig::environment_defaults();
+    write_file_atomic(
+        path_, format_hierarchy_file(
+                   EnvironmentHierarchy{build_dop_tree<18>(million_torus(), config)}, config));
+  }
+  ~MillionTorusFile() { std::filesystem::remove(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+const std::string& million_torus_file() {
+  static const MillionTorusFile file;
+  return file.path();
+}
+
+void BM_Build_Environment1M(benchmark::State& state) {
+  for (auto _ : state) {
+    DopTree<18> t = build_dop_tree<18>(million_torus(), BuildConfig::environment_defaults());
+    benchmark::DoNotOptimize(t);
+  }
+  state.counters["triangles"] = static_cast<double>(million_torus().triangle_count());
+}
+
+void BM_Load_Environment1M(benchmark::State& state) {
+  const std::string& path = million_torus_file();
+  for (auto _ : state) {
+    EnvironmentFile f = read_environment_file(path);
+    benchmark::DoNotOptimize(f);
+  }
+  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(path));
+}
+
 BENCHMARK_TEMPLATE(BM_DopVertices_Enumeration, 6)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVertices_QhullDual, 6)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVertices_Enumeration, 14)
@@ -191,6 +245,8 @@ BENCHMARK_TEMPLATE(BM_Build_Environment, 26)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Flying, 6)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Flying, 18)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Flying, 26)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Build_Environment1M)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Load_Environment1M)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace kdop

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "builders/dop_tree.hpp"
@@ -31,10 +32,18 @@ struct DopBatch {
 };
 
 template <int K>
-DopBatch<K> make_batch(const Mesh& environment, const std::vector<const Mesh*>& objects,
-                       const BatchConfig& c, simd::Isa isa, unsigned threads) {
-  DopBatch<K> b{build_dop_tree<K>(environment, c.environment), {}, dop_query_for<K>(isa), {}};
-  for (const Mesh* m : objects) b.objects.push_back(build_flying_dop_tree<K>(*m, c.object));
+DopBatch<K> make_batch(DopTree<K>&& environment, std::vector<ObjectHierarchy>& objects,
+                       simd::Isa isa, unsigned threads) {
+  DopBatch<K> b{std::move(environment), {}, dop_query_for<K>(isa), {}};
+  for (ObjectHierarchy& o : objects) {
+    FlyingDopTree<K>* fly = std::get_if<FlyingDopTree<K>>(&o);
+    if (fly == nullptr) {
+      throw std::invalid_argument(
+          std::string("the environment hierarchy is ") + to_string(bv_type_for<K>()) +
+          " but object " + std::to_string(b.objects.size()) + "'s is " + to_string(bv_type(o)));
+    }
+    b.objects.push_back(std::move(*fly));
+  }
   // Every worker's scratch is sized here, once, whichever workers a run ends up using.
   b.workers.resize(threads);
   for (Worker<K>& w : b.workers) {
@@ -43,6 +52,18 @@ DopBatch<K> make_batch(const Mesh& environment, const std::vector<const Mesh*>& 
     w.result.pairs.reserve(64);
   }
   return b;
+}
+
+void check_arguments(std::size_t objects, const BatchConfig& c) {
+  if (objects == 0) throw std::invalid_argument("a batch needs at least one object");
+  if (c.block_size == 0) throw std::invalid_argument("block size must be at least 1");
+}
+
+std::vector<ObjectHierarchy> build_objects(const std::vector<const Mesh*>& objects,
+                                           const BatchConfig& c) {
+  std::vector<ObjectHierarchy> out;
+  for (const Mesh* m : objects) out.push_back(build_object_hierarchy(*m, c.bv, c.object));
+  return out;
 }
 
 }  // namespace
@@ -55,24 +76,18 @@ struct BatchQuery::Impl {
   std::vector<std::uint32_t> pose_worker;  // all_contacts: which worker holds a pose's pairs
   std::mutex progress_mutex;
 
-  Impl(const Mesh& environment, const std::vector<const Mesh*>& objects, const BatchConfig& c)
+  Impl(EnvironmentHierarchy& environment, std::vector<ObjectHierarchy>& objects,
+       const BatchConfig& c)
       : config(c),
         isa(simd::resolve_isa(c.isa)),
         runner(c.threads),
-        batch([&]() -> decltype(batch) {
-          const unsigned t = runner.threads();
-          switch (c.bv) {
-            case BvType::kdop6:
-              return make_batch<6>(environment, objects, c, isa, t);
-            case BvType::kdop14:
-              return make_batch<14>(environment, objects, c, isa, t);
-            case BvType::kdop18:
-              return make_batch<18>(environment, objects, c, isa, t);
-            case BvType::kdop26:
-              break;
-          }
-          return make_batch<26>(environment, objects, c, isa, t);
-        }()) {}
+        batch(std::visit(
+            [&](auto& env) -> decltype(batch) {
+              return make_batch(std::move(env), objects, isa, runner.threads());
+            },
+            environment)) {
+    config.bv = bv_type(environment);
+  }
 
   template <int K>
   bool run(DopBatch<K>& b, std::span<const PoseTask> poses, BatchOutput& out,
@@ -99,9 +114,10 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
     pose_worker.resize(n);
     for (Worker<K>& w : b.workers) w.pairs.clear();
   }
-  const std::size_t block = std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
+  const std::size_t block =
+      std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
   const std::size_t blocks = (n + block - 1) / block;
-  std::atomic<std::uint64_t> done{0};
+  std::uint64_t done = 0;  // poses finished, under progress_mutex
   std::atomic<bool> stopped{false};
 
   auto run_block = [&](std::size_t index) {
@@ -137,11 +153,10 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
         pose_worker[i] = w;
       }
     }
-    const std::uint64_t now = done.fetch_add(end - index * block) + (end - index * block);
-    if (control.progress) {
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      control.progress(now);
-    }
+    // Counted under the lock, so the counts reported never go backwards.
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    done += end - index * block;
+    if (control.progress) control.progress(done);
   };
   runner.for_each_index(blocks, run_block);
   if (stopped.load()) return false;
@@ -160,8 +175,14 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
 
 BatchQuery::BatchQuery(const Mesh& environment, const std::vector<const Mesh*>& objects,
                        const BatchConfig& config) {
-  if (objects.empty()) throw std::invalid_argument("a batch needs at least one object");
-  if (config.block_size == 0) throw std::invalid_argument("block size must be at least 1");
+  check_arguments(objects.size(), config);
+  *this = BatchQuery(build_environment_hierarchy(environment, config.bv, config.environment),
+                     build_objects(objects, config), config);
+}
+
+BatchQuery::BatchQuery(EnvironmentHierarchy environment, std::vector<ObjectHierarchy> objects,
+                       const BatchConfig& config) {
+  check_arguments(objects.size(), config);
   impl_ = std::make_unique<Impl>(environment, objects, config);
 }
 

@@ -18,6 +18,7 @@
 
 #include "builders/build_config.hpp"
 #include "engine/bv_type.hpp"
+#include "engine/hierarchy.hpp"
 #include "engine/query.hpp"
 #include "engine/tumble.hpp"
 #include "geometry/mesh.hpp"
@@ -35,9 +36,9 @@ struct BatchConfig {
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
   std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
-  std::optional<simd::Isa> isa;            // default: simd::select_isa() (the best, or KDOP_ISA)
-  unsigned threads = 0;                    // 0: every hardware thread
-  std::uint32_t block_size = 64;           // poses per task
+  std::optional<simd::Isa> isa;          // default: simd::select_isa() (the best, or KDOP_ISA)
+  unsigned threads = 0;                  // 0: every hardware thread
+  std::uint32_t block_size = 64;         // poses per task
 };
 
 struct PoseTask {
@@ -73,6 +74,11 @@ class BatchQuery {
   // Builds every hierarchy. Throws std::invalid_argument for an empty or invalid mesh, no
   // objects, a zero block size or an ISA this CPU cannot run.
   BatchQuery(const Mesh& environment, const std::vector<const Mesh*>& objects,
+             const BatchConfig& config);
+  // Takes prebuilt hierarchies (e.g. loaded from hierarchy files): the BV type is theirs (config()
+  // reports it), and config's bv and build configs are not used. Throws std::invalid_argument if
+  // an object's BV type differs from the environment's, and as above.
+  BatchQuery(EnvironmentHierarchy environment, std::vector<ObjectHierarchy> objects,
              const BatchConfig& config);
   ~BatchQuery();
   BatchQuery(BatchQuery&&) noexcept;

@@ -12,4 +12,26 @@ enum class BvType { kdop6, kdop14, kdop18, kdop26 };
 std::optional<BvType> parse_bv_type(const std::string& name);
 const char* to_string(BvType bv);
 
+// Calls f.template operator()<K>() with the K of `bv`: the one place a run-time BV type becomes
+// a compile-time K. Every branch must return the same type.
+template <class F>
+decltype(auto) with_dop_k(BvType bv, F&& f) {
+  switch (bv) {
+    case BvType::kdop6:
+      return f.template operator()<6>();
+    case BvType::kdop14:
+      return f.template operator()<14>();
+    case BvType::kdop18:
+      return f.template operator()<18>();
+    case BvType::kdop26:
+      break;
+  }
+  return f.template operator()<26>();
+}
+
+// k of a BV type (6, 14, 18, 26).
+inline int dop_k(BvType bv) {
+  return with_dop_k(bv, []<int K>() { return K; });
+}
+
 }  // namespace kdop

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace kdop {
 
@@ -38,34 +39,31 @@ const char* to_string(BvType bv) {
 namespace {
 
 template <int K>
-DopPair<K> make_dop_pair(const Mesh& environment, const Mesh& object, const PairConfig& c,
-                         simd::Isa isa) {
-  return DopPair<K>{build_dop_tree<K>(environment, c.environment),
-                    build_flying_dop_tree<K>(object, c.object),
-                    {},
-                    dop_query_for<K>(isa)};
+DopPair<K> make_dop_pair(DopTree<K>&& environment, ObjectHierarchy& object, simd::Isa isa) {
+  FlyingDopTree<K>* fly = std::get_if<FlyingDopTree<K>>(&object);
+  if (fly == nullptr) {
+    throw std::invalid_argument(std::string("the environment hierarchy is ") +
+                                to_string(bv_type_for<K>()) + " but the object's is " +
+                                to_string(bv_type(object)));
+  }
+  return DopPair<K>{std::move(environment), std::move(*fly), {}, dop_query_for<K>(isa)};
 }
 
 }  // namespace
 
 CollisionPair::CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config)
-    : bv_(config.bv),
+    : CollisionPair(build_environment_hierarchy(environment, config.bv, config.environment),
+                    build_object_hierarchy(object, config.bv, config.object), config) {}
+
+CollisionPair::CollisionPair(EnvironmentHierarchy environment, ObjectHierarchy object,
+                             const PairConfig& config)
+    : bv_(bv_type(environment)),
       isa_(simd::resolve_isa(config.isa)),
       tumble_(config.tumble),
       descent_(config.descent),
-      impl_([&]() -> decltype(impl_) {
-        switch (config.bv) {
-          case BvType::kdop6:
-            return make_dop_pair<6>(environment, object, config, isa_);
-          case BvType::kdop14:
-            return make_dop_pair<14>(environment, object, config, isa_);
-          case BvType::kdop18:
-            return make_dop_pair<18>(environment, object, config, isa_);
-          case BvType::kdop26:
-            break;
-        }
-        return make_dop_pair<26>(environment, object, config, isa_);
-      }()) {}
+      impl_(std::visit(
+          [&](auto& env) -> decltype(impl_) { return make_dop_pair(std::move(env), object, isa_); },
+          environment)) {}
 
 QueryResult CollisionPair::query(const Pose& pose, QueryMode mode) {
   QueryResult r;

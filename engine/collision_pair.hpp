@@ -10,6 +10,7 @@
 #include "engine/bv_type.hpp"
 #include "engine/dop_dispatch.hpp"
 #include "engine/dop_query.hpp"
+#include "engine/hierarchy.hpp"
 #include "engine/query.hpp"
 #include "geometry/mesh.hpp"
 #include "geometry/pose.hpp"
@@ -39,6 +40,10 @@ class CollisionPair {
   // Builds both hierarchies; throws std::invalid_argument for an empty or invalid mesh, or an
   // ISA this CPU cannot run.
   CollisionPair(const Mesh& environment, const Mesh& object, const PairConfig& config);
+  // Takes prebuilt hierarchies (e.g. loaded from hierarchy files): the BV type is theirs, and
+  // config's bv and build configs are not used. Throws std::invalid_argument if the two
+  // hierarchies' BV types differ, or for an ISA this CPU cannot run.
+  CollisionPair(EnvironmentHierarchy environment, ObjectHierarchy object, const PairConfig& config);
 
   // Not thread-safe: one CollisionPair holds one scratch (copy it per thread).
   QueryResult query(const Pose& pose, QueryMode mode);

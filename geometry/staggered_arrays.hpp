@@ -23,10 +23,16 @@ class StaggeredArrays {
   // `arrays` arrays of `size` elements each, all set to `value`, readable `padding` elements
   // past the end.
   void assign(int arrays, std::size_t size, std::size_t padding, T value) {
+    stride_ = stride_for(size, padding);
+    storage_.assign(stride_ * static_cast<std::size_t>(arrays), value);
+  }
+
+  // Elements from one array's start to the next: size + padding rounded up to an odd number of
+  // cache lines.
+  static std::size_t stride_for(std::size_t size, std::size_t padding) {
     std::size_t lines = ((size + padding) * sizeof(T) + line_bytes - 1) / line_bytes;
     if (lines % 2 == 0) ++lines;
-    stride_ = lines * (line_bytes / sizeof(T));
-    storage_.assign(stride_ * static_cast<std::size_t>(arrays), value);
+    return lines * (line_bytes / sizeof(T));
   }
 
   T* operator[](int i) { return storage_.data() + static_cast<std::size_t>(i) * stride_; }
@@ -34,6 +40,9 @@ class StaggeredArrays {
     return storage_.data() + static_cast<std::size_t>(i) * stride_;
   }
   std::size_t bytes() const { return storage_.size() * sizeof(T); }
+  // The whole allocation, gaps included, for copying it in one piece (io/hierarchy_file.hpp).
+  T* data() { return storage_.data(); }
+  const T* data() const { return storage_.data(); }
 
  private:
   std::vector<T> storage_;

@@ -7,13 +7,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
+#include "apps/kdop/hierarchy_inputs.hpp"
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "io/io_error.hpp"
-#include "io/mesh_reader.hpp"
 #include "io/pose_file.hpp"
 #include "io/result_file.hpp"
 
@@ -25,11 +26,14 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& args) {
       "Many poses of one or more objects against one environment. Results per pose (CSV or "
       "JSON) in pose order; a summary on stderr. Exit 0: no pose collides, 1: some pose "
       "collides, 2: usage or input error, 3: internal error, 130: interrupted (no output file).");
-  cmd->add_option("--env", args.env, "Environment mesh (STL, OBJ, PLY, OFF); stays at identity")
+  cmd->add_option("--env", args.env,
+                  "Environment mesh (STL, OBJ, PLY, OFF) or hierarchy file (kdop build --role "
+                  "env); stays at identity")
       ->required();
   cmd->add_option("--object", args.objects,
-                  "Moving object mesh, or NAME=FILE; repeat for several objects (the pose file "
-                  "then needs an `object` column naming them)")
+                  "Moving object mesh or hierarchy file (kdop build --role object), or "
+                  "NAME=FILE; repeat for several objects (the pose file then needs an `object` "
+                  "column naming them)")
       ->required();
   cmd->add_option("--poses", args.poses,
                   "Pose file: CSV with header pose_id,tx,ty,tz,qw,qx,qy,qz[,object] (Hamilton "
@@ -132,15 +136,14 @@ int run_batch(const BatchArgs& args) {
   PoseReader reader(args.poses, names);
   const ResultFormat format =
       args.out.empty() ? ResultFormat::csv : result_format_from_path(args.out);
-  const Mesh env = read_mesh(args.env);
-  std::vector<Mesh> meshes;
-  for (const NamedObject& o : named) meshes.push_back(read_mesh(o.file));
-  std::vector<const Mesh*> objects;
-  for (const Mesh& m : meshes) objects.push_back(&m);
+  std::vector<std::string> files;
+  for (const NamedObject& o : named) files.push_back(o.file);
+  Inputs in = load_inputs(args.env, files, args.build, pair_config);
 
   const auto b0 = Clock::now();
-  BatchQuery batch(env, objects, config);
-  const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
+  BatchQuery batch(std::move(in.environment), std::move(in.objects), config);
+  const double build_ms =
+      in.build_ms + std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
 
   const bool several = names.size() > 1;
   if (!args.out.empty()) register_output_file(args.out);
@@ -228,7 +231,7 @@ int run_batch(const BatchArgs& args) {
         "N_p %.1f, N_u %.1f; total %.2f s\n",
         static_cast<unsigned long long>(poses), static_cast<unsigned long long>(colliding),
         static_cast<unsigned long long>(contacts), args.mode.c_str(), poses / std::max(wall, 1e-9),
-        batch.threads(), to_string(config.bv), simd::to_string(batch.isa()), build_ms,
+        batch.threads(), to_string(batch.config().bv), simd::to_string(batch.isa()), build_ms,
         1e6 * query_seconds / n, sum_v / n, sum_p / n, sum_u / n,
         std::chrono::duration<double>(Clock::now() - start).count());
     std::cerr << summary;

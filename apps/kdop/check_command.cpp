@@ -2,12 +2,13 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
+#include "apps/kdop/hierarchy_inputs.hpp"
 #include "apps/kdop/pair_config.hpp"
 #include "engine/collision_pair.hpp"
-#include "io/mesh_reader.hpp"
 
 namespace kdop::cli {
 
@@ -16,9 +17,14 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
       "check",
       "Does the object, at one pose, touch the environment? Exit 0: no contact, 1: contact, "
       "2: usage or input error, 3: internal error.");
-  cmd->add_option("--env", args.env, "Environment mesh (STL, OBJ, PLY, OFF); stays at identity")
+  cmd->add_option("--env", args.env,
+                  "Environment mesh (STL, OBJ, PLY, OFF) or hierarchy file (kdop build --role "
+                  "env); stays at identity")
       ->required();
-  cmd->add_option("--object", args.object, "Moving object mesh (STL, OBJ, PLY, OFF)")->required();
+  cmd->add_option("--object", args.object,
+                  "Moving object mesh (STL, OBJ, PLY, OFF) or hierarchy file (kdop build --role "
+                  "object)")
+      ->required();
   auto* pose = cmd->add_option("--pose", args.pose,
                                "Object pose tx,ty,tz,qw,qx,qy,qz: p' = R p + t, Hamilton "
                                "quaternion scalar first, normalized (default: identity)");
@@ -39,17 +45,18 @@ int run_check(const CheckArgs& args) {
   const Pose pose = !args.matrix.empty()
                         ? parse_matrix_option(args.matrix)
                         : (!args.pose.empty() ? parse_pose_option(args.pose) : Pose{});
-  const Mesh env = read_mesh(args.env);
-  const Mesh object = read_mesh(args.object);
+  Inputs in = load_inputs(args.env, {args.object}, args.build, config);
+  const std::uint32_t env_triangles = triangle_count(in.environment);
+  const std::uint32_t object_triangles = triangle_count(in.objects[0]);
 
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
-  CollisionPair pair(env, object, config);
+  CollisionPair pair(std::move(in.environment), std::move(in.objects[0]), config);
   const auto t1 = Clock::now();
   const QueryMode mode = args.all_contacts ? QueryMode::all_contacts : QueryMode::first_contact;
   const QueryResult r = pair.query(pose, mode);
   const auto t2 = Clock::now();
-  const double build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  const double build_ms = in.build_ms + std::chrono::duration<double, std::milli>(t1 - t0).count();
   const double query_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
 
   std::ostringstream text;
@@ -66,9 +73,9 @@ int run_check(const CheckArgs& args) {
     }
     j["stats"] = {{"n_v", r.stats.n_v}, {"n_p", r.stats.n_p}, {"n_u", r.stats.n_u}};
     j["time_ms"] = {{"build", build_ms}, {"query", query_ms}};
-    j["bv"] = to_string(config.bv);
-    j["env"] = {{"file", args.env}, {"triangles", env.triangle_count()}};
-    j["object"] = {{"file", args.object}, {"triangles", object.triangle_count()}};
+    j["bv"] = to_string(pair.bv());
+    j["env"] = {{"file", args.env}, {"triangles", env_triangles}};
+    j["object"] = {{"file", args.object}, {"triangles", object_triangles}};
     text << j.dump() << "\n";
   } else {
     text << "collides: " << (r.collides ? "yes" : "no") << "\n";
@@ -82,8 +89,8 @@ int run_check(const CheckArgs& args) {
     text << "stats: n_v=" << r.stats.n_v << " n_p=" << r.stats.n_p << " n_u=" << r.stats.n_u
          << "\n";
     text << "time_ms: build=" << build_ms << " query=" << query_ms << "\n";
-    text << "bv: " << to_string(config.bv) << ", env " << env.triangle_count()
-         << " triangles, object " << object.triangle_count() << " triangles\n";
+    text << "bv: " << to_string(pair.bv()) << ", env " << env_triangles << " triangles, object "
+         << object_triangles << " triangles\n";
   }
   emit(text.str(), args.out);
   return r.collides ? kExitFinding : kExitClear;

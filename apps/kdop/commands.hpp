@@ -9,8 +9,8 @@
 namespace kdop::cli {
 
 struct BuildOptions {
-  std::string bv = "kdop18";
-  int k = 0;  // --k shorthand, 0 when not given
+  std::string bv;  // empty: kdop18, or a hierarchy file's
+  int k = 0;       // --k shorthand, 0 when not given
   std::string rule = "splatter";
   std::string split = "mean";
   std::uint32_t bins = 8;
@@ -46,6 +46,16 @@ struct BatchArgs {
   bool quiet = false;
   BuildOptions build;
 };
+
+struct BuildArgs {
+  std::string mesh, out;
+  std::string role = "env";
+  std::uint32_t leaf = 0;  // 0: the role's default (1 for env, 40 for object)
+  BuildOptions build;
+};
+
+CLI::App* add_build_command(CLI::App& app, BuildArgs& args);
+int run_build(const BuildArgs& args);
 
 CLI::App* add_batch_command(CLI::App& app, BatchArgs& args);
 int run_batch(const BatchArgs& args);

@@ -31,11 +31,13 @@ int main(int argc, char** argv) {
            "; KDOP_ISA=scalar|sse4|avx2|avx512 forces one)";
   });
   BatchArgs batch;
+  BuildArgs build;
   CheckArgs check;
   DemoArgs demo;
   CLI::App* check_cmd = add_check_command(app, check);
   CLI::App* batch_cmd = add_batch_command(app, batch);
   CLI::App* demo_cmd = add_demo_command(app, demo);
+  CLI::App* build_cmd = add_build_command(app, build);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
     if (check_cmd->parsed()) return run_check(check);
     if (batch_cmd->parsed()) return run_batch(batch);
     if (demo_cmd->parsed()) return run_demo(demo);
+    if (build_cmd->parsed()) return run_build(build);
   } catch (const InputError& e) {
     std::cerr << "kdop: " << e.what() << "\n";
     return kExitInputError;

@@ -6,9 +6,14 @@
 
 namespace kdop::cli {
 
-inline void add_build_options(CLI::App& command, BuildOptions& o) {
-  command.add_option("--bv", o.bv, "Bounding volume: kdop6, kdop14, kdop18, kdop26")
-      ->capture_default_str();
+// Which options a command takes: a hierarchy's (--bv, --k, --rule, --split), or a pair's (also
+// both leaf sizes, --tumble and --descent).
+enum class OptionSet { hierarchy, pair };
+
+inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set = OptionSet::pair) {
+  command.add_option("--bv", o.bv,
+                     "Bounding volume: kdop6, kdop14, kdop18, kdop26 (default: kdop18, or a "
+                     "hierarchy file's)");
   command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26)");
   command
       .add_option("--rule", o.rule,
@@ -23,6 +28,7 @@ inline void add_build_options(CLI::App& command, BuildOptions& o) {
       ->check(CLI::Range(2u, 1024u));
   command.add_flag("--all-directions", o.all_directions,
                    "Volume rules try planes along all k/2 DOP directions, not only x, y, z");
+  if (set == OptionSet::hierarchy) return;
   command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
@@ -41,9 +47,14 @@ inline void add_build_options(CLI::App& command, BuildOptions& o) {
       ->capture_default_str();
 }
 
+// True when --bv or --k was given (a hierarchy file's BV type must then agree).
+inline bool bv_given(const BuildOptions& o) {
+  return o.k != 0 || !o.bv.empty();
+}
+
 inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
-  const std::string bv = o.k != 0 ? std::to_string(o.k) : o.bv;
+  const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
   const auto type = parse_bv_type(bv);
   if (!type) throw InputError("--bv: expected kdop6, kdop14, kdop18 or kdop26, got '" + bv + "'");
   c.bv = *type;

@@ -1,0 +1,37 @@
+#pragma once
+// Prebuilt hierarchies of a run-time BV type: one alternative per K, so the K is resolved once
+// (std::visit) and never per node. An environment is a DopTree, a moving object a FlyingDopTree;
+// both come from the builders or from hierarchy files (io/hierarchy_file.hpp).
+#include <cstdint>
+#include <variant>
+
+#include "builders/build_config.hpp"
+#include "builders/dop_tree.hpp"
+#include "engine/bv_type.hpp"
+#include "geometry/mesh.hpp"
+
+namespace kdop {
+
+using EnvironmentHierarchy = std::variant<DopTree<6>, DopTree<14>, DopTree<18>, DopTree<26>>;
+using ObjectHierarchy =
+    std::variant<FlyingDopTree<6>, FlyingDopTree<14>, FlyingDopTree<18>, FlyingDopTree<26>>;
+
+template <int K>
+constexpr BvType bv_type_for() {
+  if constexpr (K == 6) return BvType::kdop6;
+  if constexpr (K == 14) return BvType::kdop14;
+  if constexpr (K == 18) return BvType::kdop18;
+  return BvType::kdop26;
+}
+
+// Throw std::invalid_argument for an empty or invalid mesh (see build_dop_tree).
+EnvironmentHierarchy build_environment_hierarchy(const Mesh& mesh, BvType bv,
+                                                 const BuildConfig& config);
+ObjectHierarchy build_object_hierarchy(const Mesh& mesh, BvType bv, const BuildConfig& config);
+
+BvType bv_type(const EnvironmentHierarchy& h);
+BvType bv_type(const ObjectHierarchy& h);
+std::uint32_t triangle_count(const EnvironmentHierarchy& h);
+std::uint32_t triangle_count(const ObjectHierarchy& h);
+
+}  // namespace kdop

@@ -1,0 +1,743 @@
+// Hierarchy files: the layout is documented in hierarchy_file.hpp.
+#include "io/hierarchy_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "geometry/dop.hpp"
+#include "io/io_error.hpp"
+
+// Header-only use of xxHash: nothing to link, and the hash inlines into the loader.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace kdop {
+namespace {
+
+// Sections are the bytes of the in-memory arrays: that holds on little-endian machines only.
+static_assert(std::endian::native == std::endian::little, "hierarchy files are little-endian");
+static_assert(sizeof(Vec3) == 24 && std::is_trivially_copyable_v<Vec3>);
+
+constexpr char kMagic[8] = {'\x89', 'K', 'D', 'O', 'P', '\r', '\n', '\x1a'};
+constexpr std::uint32_t kByteOrderMarker = 0x01020304;
+constexpr std::uint64_t kAlignment = 64;
+constexpr int kSections = 15;
+constexpr std::uint64_t kHeaderBytes = 448;
+constexpr std::uint64_t kChecksummedFrom = 24;
+constexpr std::uint32_t kClimbStarts = 6 * ClimbStarts::grid * ClimbStarts::grid;
+
+// Byte offsets of the header fields.
+enum Field : std::uint64_t {
+  kVersionAt = 8,
+  kByteOrderAt = 12,
+  kChecksumAt = 16,
+  kFileSizeAt = 24,
+  kKAt = 32,
+  kBvAt = 33,
+  kRoleAt = 34,
+  kRuleAt = 35,
+  kSplitPointAt = 36,
+  kAllDirectionsAt = 37,
+  kLanesAt = 38,
+  kExhaustiveAt = 39,
+  kLeafSizeAt = 40,
+  kCandidatesAt = 44,
+  kNodesAt = 48,
+  kTrianglesAt = 52,
+  kDepthAt = 56,
+  kVerticesAt = 60,
+  kHullPointsAt = 64,
+  kHullEdgesAt = 68,
+  kClimbStartsAt = 72,
+  kSectionCountAt = 76,
+  kDoublesAt = 80,  // 9 doubles
+  kSectionTableAt = 152,
+};
+static_assert(kSectionTableAt + 16 * kSections <= kHeaderBytes && kHeaderBytes % kAlignment == 0);
+
+enum Section {
+  kChildOrFirst,
+  kLeafCount,
+  kBounds,
+  kSize,
+  kOriginal,
+  kCorners,
+  kVertexFirst,
+  kVx,
+  kVy,
+  kVz,
+  kLeafFloats,
+  kHullPoints,
+  kHullFirstEdge,
+  kHullEdges,
+  kClimbStartsSection,
+};
+
+constexpr const char* kSectionNames[kSections] = {
+    "child_or_first",  "leaf_count", "bounds",      "size", "original",    "corners",
+    "vertex_first",    "vx",         "vy",          "vz",   "leaf_floats", "hull_points",
+    "hull_first_edge", "hull_edges", "climb_starts"};
+
+// The header's values. Counts are uint32 on disk, so every byte count below fits a uint64.
+struct Header {
+  std::uint8_t k = 0, lanes = 0;
+  BvType bv = BvType::kdop18;
+  HierarchyRole role = HierarchyRole::environment;
+  BuildConfig config;
+  bool exhaustive = false;
+  std::uint32_t nodes = 0, triangles = 0, depth = 0, vertices = 0, hull_points = 0, hull_edges = 0,
+                climb_starts = 0;
+  std::array<double, 9> doubles{};
+  std::array<std::uint64_t, kSections> offset{}, bytes{};
+};
+
+// Bytes each section must have, from the counts.
+std::array<std::uint64_t, kSections> section_bytes(const Header& h) {
+  const std::uint64_t nodes = h.nodes, tris = h.triangles;
+  const bool object = h.role == HierarchyRole::object;
+  std::array<std::uint64_t, kSections> b{};
+  b[kChildOrFirst] = b[kLeafCount] = b[kSize] = 4 * nodes;
+  b[kBounds] = 4 * nodes * 2 * h.lanes;
+  b[kOriginal] = 4 * tris;
+  b[kCorners] = 8 * 9 * StaggeredArrays<double>::stride_for(tris, 0);
+  if (!object) return b;
+  b[kVertexFirst] = 4 * (nodes + 1);
+  b[kVx] = b[kVy] = b[kVz] = 4 * std::uint64_t{h.vertices};
+  b[kLeafFloats] = 4 * 20 * StaggeredArrays<float>::stride_for(tris, LeafFloats::padding);
+  b[kHullPoints] = 24 * std::uint64_t{h.hull_points};
+  b[kHullFirstEdge] = 4 * (std::uint64_t{h.hull_points} + 1);
+  b[kHullEdges] = 4 * std::uint64_t{h.hull_edges};
+  b[kClimbStartsSection] = 4 * std::uint64_t{h.climb_starts};
+  return b;
+}
+
+template <class T>
+void put(std::string& out, std::uint64_t at, T value) {
+  std::memcpy(out.data() + at, &value, sizeof value);
+}
+
+template <class T>
+T get(std::string_view in, std::uint64_t at) {
+  T value;
+  std::memcpy(&value, in.data() + at, sizeof value);
+  return value;
+}
+
+// ---- writing --------------------------------------------------------------------------------
+
+struct ConstBytes {
+  const void* data;
+  std::uint64_t bytes;
+};
+
+template <class T>
+ConstBytes bytes_of(const std::vector<T>& v) {
+  return {v.data(), v.size() * sizeof(T)};
+}
+template <class T>
+ConstBytes bytes_of(const StaggeredArrays<T>& a) {
+  return {a.data(), a.bytes()};
+}
+
+template <int K>
+Header header_of(const DopTree<K>& t, const BuildConfig& config) {
+  Header h;
+  h.k = K;
+  h.lanes = DopShape<K>::lanes;
+  h.bv = bv_type_for<K>();
+  h.config = config;
+  h.nodes = t.topology.node_count();
+  h.triangles = t.triangles.size();
+  h.depth = t.topology.depth;
+  return h;
+}
+
+std::string format(const Header& h, const std::array<ConstBytes, kSections>& data) {
+  const std::array<std::uint64_t, kSections> expected = section_bytes(h);
+  std::array<std::uint64_t, kSections> offset{};
+  std::uint64_t end = kHeaderBytes;
+  for (int s = 0; s < kSections; ++s) {
+    if (data[s].bytes != expected[s]) {
+      throw std::logic_error(std::string("hierarchy section ") + kSectionNames[s] + " has " +
+                             std::to_string(data[s].bytes) + " bytes, expected " +
+                             std::to_string(expected[s]));
+    }
+    offset[s] = (end + kAlignment - 1) / kAlignment * kAlignment;
+    end = offset[s] + data[s].bytes;
+  }
+  std::string out(end, '\0');
+  std::memcpy(out.data(), kMagic, sizeof kMagic);
+  put(out, kVersionAt, kHierarchyFileVersion);
+  put(out, kByteOrderAt, kByteOrderMarker);
+  put(out, kFileSizeAt, std::uint64_t{end});
+  put(out, kKAt, h.k);
+  put(out, kBvAt, static_cast<std::uint8_t>(h.bv));
+  put(out, kRoleAt, static_cast<std::uint8_t>(h.role));
+  put(out, kRuleAt, static_cast<std::uint8_t>(h.config.rule));
+  put(out, kSplitPointAt, static_cast<std::uint8_t>(h.config.split_point));
+  put(out, kAllDirectionsAt, std::uint8_t{h.config.all_directions});
+  put(out, kLanesAt, h.lanes);
+  put(out, kExhaustiveAt, std::uint8_t{h.exhaustive});
+  put(out, kLeafSizeAt, h.config.leaf_size);
+  put(out, kCandidatesAt, h.config.candidates);
+  put(out, kNodesAt, h.nodes);
+  put(out, kTrianglesAt, h.triangles);
+  put(out, kDepthAt, h.depth);
+  put(out, kVerticesAt, h.vertices);
+  put(out, kHullPointsAt, h.hull_points);
+  put(out, kHullEdgesAt, h.hull_edges);
+  put(out, kClimbStartsAt, h.climb_starts);
+  put(out, kSectionCountAt, std::uint32_t{kSections});
+  for (int i = 0; i < 9; ++i) put(out, kDoublesAt + 8 * i, h.doubles[i]);
+  for (int s = 0; s < kSections; ++s) {
+    put(out, kSectionTableAt + 16 * s, offset[s]);
+    put(out, kSectionTableAt + 16 * s + 8, data[s].bytes);
+    if (data[s].bytes > 0) std::memcpy(out.data() + offset[s], data[s].data, data[s].bytes);
+  }
+  put(out, kChecksumAt,
+      std::uint64_t{XXH3_64bits(out.data() + kChecksummedFrom, end - kChecksummedFrom)});
+  return out;
+}
+
+template <int K>
+std::string format_environment(const DopTree<K>& t, const BuildConfig& config) {
+  const Header h = header_of(t, config);
+  return format(
+      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.bounds),
+          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners)});
+}
+
+template <int K>
+std::string format_object(const FlyingDopTree<K>& f, const BuildConfig& config) {
+  const DopTree<K>& t = f.tree;
+  Header h = header_of(t, config);
+  h.role = HierarchyRole::object;
+  h.exhaustive = f.root_hull.exhaustive;
+  h.vertices = static_cast<std::uint32_t>(f.vx.size());
+  h.hull_points = static_cast<std::uint32_t>(f.root_hull.points.size());
+  h.hull_edges = static_cast<std::uint32_t>(f.root_hull.edges.size());
+  h.climb_starts = static_cast<std::uint32_t>(f.root_starts.vertex.size());
+  h.doubles = {f.vertex_error,    f.vertex_extent,   f.corner_radius,
+               f.bound_extent,    f.sphere_center.x, f.sphere_center.y,
+               f.sphere_center.z, f.sphere_radius,   f.root_hull.outside_bound};
+  return format(
+      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.bounds),
+          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners),
+          bytes_of(f.vertex_first), bytes_of(f.vx), bytes_of(f.vy), bytes_of(f.vz),
+          bytes_of(f.floats.arrays), bytes_of(f.root_hull.points), bytes_of(f.root_hull.first_edge),
+          bytes_of(f.root_hull.edges), bytes_of(f.root_starts.vertex)});
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+// A large vector's fresh, untouched memory: asks for transparent huge pages before the first
+// touch. Loading is bound by page faults otherwise (measured: 1M-triangle environment, 268 ms
+// with 4 KiB pages, about half with huge pages). Only whole 2 MiB pages inside the block.
+void advise_huge_pages(void* data, std::uint64_t bytes) {
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + huge - 1) / huge * huge,
+                       last = (begin + bytes) / huge * huge;
+  if (bytes >= 2 * huge && first < last) {
+    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // a hint: may fail
+  }
+}
+
+// The parser of one file: every check throws an IoError naming the file and a byte offset.
+class Reader {
+ public:
+  Reader(std::string_view bytes, const std::string& name) : in_(bytes), name_(name) {}
+
+  [[noreturn]] void fail(std::uint64_t at, const std::string& what) const {
+    throw IoError::at_byte(name_, at, what);
+  }
+
+  Header header(HierarchyRole expected_role) const;
+  void check_checksum() const;
+
+  // Copies section s into v, sized to its element count.
+  template <class T>
+  void copy(const Header& h, int s, std::vector<T>& v) const {
+    v.reserve(h.bytes[s] / sizeof(T));
+    advise_huge_pages(v.data(), h.bytes[s]);
+    v.resize(h.bytes[s] / sizeof(T));
+    if (h.bytes[s] > 0) std::memcpy(v.data(), in_.data() + h.offset[s], h.bytes[s]);
+  }
+  template <class T>
+  void copy(const Header& h, int s, StaggeredArrays<T>& a, int arrays, std::size_t size,
+            std::size_t padding) const {
+    a.assign(arrays, size, padding, T{});
+    std::memcpy(a.data(), in_.data() + h.offset[s], h.bytes[s]);  // same size: section_bytes
+  }
+
+ private:
+  std::string_view in_;
+  const std::string& name_;
+};
+
+std::string hex_bytes(const char* bytes, std::size_t n) {
+  static const char digits[] = "0123456789ABCDEF";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    if (i > 0) out += ' ';
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+Header Reader::header(HierarchyRole expected_role) const {
+  const std::uint64_t size = in_.size();
+  if (size == 0) fail(0, "empty file, expected a kdop hierarchy file");
+  const std::size_t magic_seen = std::min<std::size_t>(size, sizeof kMagic);
+  if (std::memcmp(in_.data(), kMagic, magic_seen) != 0) {
+    fail(0, "not a kdop hierarchy file: expected magic " + hex_bytes(kMagic, sizeof kMagic) +
+                ", found " + hex_bytes(in_.data(), magic_seen));
+  }
+  if (size < kByteOrderAt) fail(size, "file ends inside the header (truncated)");
+  const auto version = get<std::uint32_t>(in_, kVersionAt);
+  if (version != kHierarchyFileVersion) {
+    fail(kVersionAt, "format version " + std::to_string(version) + ", expected " +
+                         std::to_string(kHierarchyFileVersion) +
+                         " (rebuild the file with this kdop's `kdop build`)");
+  }
+  if (size < kHeaderBytes) {
+    fail(size, "file ends inside the " + std::to_string(kHeaderBytes) + "-byte header (truncated)");
+  }
+  const auto marker = get<std::uint32_t>(in_, kByteOrderAt);
+  if (marker != kByteOrderMarker) {
+    fail(kByteOrderAt, marker == 0x04030201u
+                           ? "big-endian file, expected little-endian"
+                           : "expected the byte-order marker 04 03 02 01, found " +
+                                 hex_bytes(in_.data() + kByteOrderAt, 4));
+  }
+  const auto file_size = get<std::uint64_t>(in_, kFileSizeAt);
+  if (file_size != size) {
+    fail(kFileSizeAt, "header says the file has " + std::to_string(file_size) +
+                          " bytes, but it has " + std::to_string(size) +
+                          (size < file_size ? " (truncated)" : " (extra bytes)"));
+  }
+
+  Header h;
+  h.k = get<std::uint8_t>(in_, kKAt);
+  const auto bv = get<std::uint8_t>(in_, kBvAt);
+  if (h.k != 6 && h.k != 14 && h.k != 18 && h.k != 26) {
+    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 14, 18 or 26");
+  }
+  if (bv > static_cast<std::uint8_t>(BvType::kdop26)) {
+    fail(kBvAt, "BV type code " + std::to_string(bv) + ", expected 0 to 3 (kdop6 to kdop26)");
+  }
+  h.bv = static_cast<BvType>(bv);
+  if (dop_k(h.bv) != h.k) {
+    fail(kBvAt, std::string("BV type ") + to_string(h.bv) + " does not match K = " +
+                    std::to_string(h.k) + " at byte " + std::to_string(kKAt));
+  }
+  h.lanes = get<std::uint8_t>(in_, kLanesAt);
+  const int lanes = (h.k / 2 + 3) / 4 * 4;
+  if (h.lanes != lanes) {
+    fail(kLanesAt, std::to_string(h.lanes) + " lanes per DOP, expected " + std::to_string(lanes) +
+                       " for K = " + std::to_string(h.k));
+  }
+  const auto role = get<std::uint8_t>(in_, kRoleAt);
+  if (role > 1)
+    fail(kRoleAt, "role code " + std::to_string(role) + ", expected 0 (env) or 1 (object)");
+  h.role = static_cast<HierarchyRole>(role);
+  if (h.role != expected_role) {
+    fail(kRoleAt, std::string("holds an ") + (h.role == HierarchyRole::object ? "object" : "env") +
+                      " hierarchy, expected an " + to_string(expected_role) +
+                      " one (build it with --role " + to_string(expected_role) + ")");
+  }
+  const auto rule = static_cast<SplitRule>(get<std::uint8_t>(in_, kRuleAt));
+  if (std::string(to_string(rule)) == "?") {
+    fail(kRuleAt, "unknown split rule code " + std::to_string(static_cast<int>(rule)));
+  }
+  const auto point = static_cast<SplitPoint>(get<std::uint8_t>(in_, kSplitPointAt));
+  if (std::string(to_string(point)) == "?") {
+    fail(kSplitPointAt, "unknown split point code " + std::to_string(static_cast<int>(point)));
+  }
+  const auto flag = [&](std::uint64_t at) {
+    const auto v = get<std::uint8_t>(in_, at);
+    if (v > 1) fail(at, "flag " + std::to_string(v) + ", expected 0 or 1");
+    return v == 1;
+  };
+  h.config.rule = rule;
+  h.config.split_point = point;
+  h.config.all_directions = flag(kAllDirectionsAt);
+  h.exhaustive = flag(kExhaustiveAt);
+  h.config.leaf_size = get<std::uint32_t>(in_, kLeafSizeAt);
+  h.config.candidates = get<std::uint32_t>(in_, kCandidatesAt);
+  if (h.config.leaf_size == 0) fail(kLeafSizeAt, "leaf size 0, expected at least 1");
+
+  h.nodes = get<std::uint32_t>(in_, kNodesAt);
+  h.triangles = get<std::uint32_t>(in_, kTrianglesAt);
+  h.depth = get<std::uint32_t>(in_, kDepthAt);
+  h.vertices = get<std::uint32_t>(in_, kVerticesAt);
+  h.hull_points = get<std::uint32_t>(in_, kHullPointsAt);
+  h.hull_edges = get<std::uint32_t>(in_, kHullEdgesAt);
+  h.climb_starts = get<std::uint32_t>(in_, kClimbStartsAt);
+  if (h.nodes == 0) fail(kNodesAt, "0 nodes, expected at least 1");
+  if (h.triangles == 0) fail(kTrianglesAt, "0 triangles, expected at least 1");
+  const bool object = h.role == HierarchyRole::object;
+  const auto count_is = [&](std::uint64_t at, std::uint32_t value, std::uint32_t expected,
+                            const char* what) {
+    if (value != expected) {
+      fail(at, std::to_string(value) + " " + what + ", expected " + std::to_string(expected));
+    }
+  };
+  if (object) {
+    if (h.exhaustive && h.hull_edges != 0) {
+      fail(kHullEdgesAt, std::to_string(h.hull_edges) +
+                             " hull edges, expected 0 for an "
+                             "exhaustive hull (flag at byte " +
+                             std::to_string(kExhaustiveAt) + ")");
+    }
+    if (h.hull_points == 0) fail(kHullPointsAt, "0 root hull points, expected at least 1");
+    count_is(kClimbStartsAt, h.climb_starts, kClimbStarts, "climb starts");
+  } else {
+    count_is(kVerticesAt, h.vertices, 0, "DOP vertices in an env hierarchy");
+    count_is(kHullPointsAt, h.hull_points, 0, "root hull points in an env hierarchy");
+    count_is(kHullEdgesAt, h.hull_edges, 0, "root hull edges in an env hierarchy");
+    count_is(kClimbStartsAt, h.climb_starts, 0, "climb starts in an env hierarchy");
+  }
+  count_is(kSectionCountAt, get<std::uint32_t>(in_, kSectionCountAt), kSections, "sections");
+  for (int i = 0; i < 9; ++i) h.doubles[i] = get<double>(in_, kDoublesAt + 8 * i);
+
+  // Sections: the size the counts imply, aligned, in order, inside the file. Sizes are checked
+  // against the counts first, so a huge count is named as such.
+  const std::array<std::uint64_t, kSections> expected = section_bytes(h);
+  std::uint64_t end = kHeaderBytes;
+  for (int s = 0; s < kSections; ++s) {
+    const std::uint64_t entry = kSectionTableAt + 16 * s;
+    h.offset[s] = get<std::uint64_t>(in_, entry);
+    h.bytes[s] = get<std::uint64_t>(in_, entry + 8);
+    const std::string section = std::string("section ") + kSectionNames[s];
+    if (h.bytes[s] != expected[s]) {
+      fail(entry + 8, section + " has " + std::to_string(h.bytes[s]) + " bytes, but the counts (" +
+                          std::to_string(h.nodes) + " nodes, " + std::to_string(h.triangles) +
+                          " triangles) need " + std::to_string(expected[s]));
+    }
+    if (h.offset[s] % kAlignment != 0) {
+      fail(entry, section + " at offset " + std::to_string(h.offset[s]) +
+                      ", expected a multiple of " + std::to_string(kAlignment));
+    }
+    if (h.offset[s] < end) {
+      fail(entry, section + " at offset " + std::to_string(h.offset[s]) +
+                      " overlaps the header or the previous section (ends at " +
+                      std::to_string(end) + ")");
+    }
+    if (h.offset[s] > size || h.bytes[s] > size - h.offset[s]) {
+      fail(entry, section + " (" + std::to_string(h.bytes[s]) + " bytes at offset " +
+                      std::to_string(h.offset[s]) + ") runs past the end of the file (" +
+                      std::to_string(size) + " bytes)");
+    }
+    end = h.offset[s] + h.bytes[s];
+  }
+  return h;
+}
+
+void Reader::check_checksum() const {
+  const auto stored = get<std::uint64_t>(in_, kChecksumAt);
+  const std::uint64_t computed =
+      XXH3_64bits(in_.data() + kChecksummedFrom, in_.size() - kChecksummedFrom);
+  if (stored != computed) {
+    fail(kChecksumAt, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
+                          std::to_string(computed) + "): the file is damaged");
+  }
+}
+
+// Structural checks on the copied arrays; `at(s, i)` is the byte offset of element i of
+// section s, for messages.
+class StructureCheck {
+ public:
+  StructureCheck(const Reader& r, const Header& h) : r_(r), h_(h) {}
+
+  std::uint64_t at(int s, std::uint64_t index, std::uint64_t element_bytes) const {
+    return h_.offset[s] + index * element_bytes;
+  }
+
+  // Pre-order binary tree: visiting from the root (left child n + 1, right child
+  // child_or_first[n]) meets every node exactly once, in index order, with the stored depth;
+  // its leaves own consecutive slot ranges covering every triangle once.
+  void topology(const TreeTopology& t) const {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, 0}};  // node, depth
+    std::uint32_t next = 0, depth = 0;
+    std::uint64_t slot = 0;  // leaves own consecutive slots, as the builder partitions them
+    while (!stack.empty()) {
+      const auto [n, d] = stack.back();
+      stack.pop_back();
+      if (n != next) {
+        r_.fail(at(kChildOrFirst, next, 4), "node " + std::to_string(next) +
+                                                " is not where pre-order puts it (a right "
+                                                "child index is wrong)");
+      }
+      ++next;
+      depth = std::max(depth, d);
+      if (t.leaf_count[n] != 0) {
+        const std::uint64_t first = t.child_or_first[n], count = t.leaf_count[n];
+        if (first != slot || first + count > h_.triangles) {
+          r_.fail(at(kChildOrFirst, n, 4),
+                  "leaf " + std::to_string(n) + " owns slots [" + std::to_string(first) + ", " +
+                      std::to_string(first + count) + "), expected a range from slot " +
+                      std::to_string(slot) + " inside the " + std::to_string(h_.triangles) +
+                      " triangles");
+        }
+        slot = first + count;
+        continue;
+      }
+      const std::uint32_t right = t.child_or_first[n];
+      if (n + 1 >= h_.nodes || right <= n + 1 || right >= h_.nodes) {
+        r_.fail(at(kChildOrFirst, n, 4), "inner node " + std::to_string(n) + " has right child " +
+                                             std::to_string(right) + ", expected one in (" +
+                                             std::to_string(n + 1) + ", " +
+                                             std::to_string(h_.nodes) + ")");
+      }
+      stack.push_back({right, d + 1});
+      stack.push_back({n + 1, d + 1});
+    }
+    if (next != h_.nodes) {
+      r_.fail(at(kChildOrFirst, next, 4), "the tree has " + std::to_string(next) +
+                                              " nodes but the header says " +
+                                              std::to_string(h_.nodes));
+    }
+    if (slot != h_.triangles) {
+      r_.fail(kTrianglesAt, std::to_string(h_.triangles) + " triangles, but the leaves own " +
+                                std::to_string(slot));
+    }
+    if (depth != h_.depth) {
+      r_.fail(kDepthAt,
+              "depth " + std::to_string(h_.depth) + ", but the tree's is " + std::to_string(depth));
+    }
+  }
+
+  // Padding lanes are [-inf, +inf], so they never reject.
+  void padding(const std::vector<float>& bounds, int slabs) const {
+    const std::uint32_t lanes = h_.lanes;
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    for (std::uint64_t n = 0; n < h_.nodes; ++n) {
+      for (std::uint32_t j = slabs; j < lanes; ++j) {
+        if (bounds[n * 2 * lanes + j] != -inf || bounds[n * 2 * lanes + lanes + j] != inf) {
+          r_.fail(at(kBounds, n * 2 * lanes + j, 4), "node " + std::to_string(n) +
+                                                         ": padding lane " + std::to_string(j) +
+                                                         " is not [-inf, +inf]");
+        }
+      }
+    }
+  }
+
+  void permutation(const std::vector<std::uint32_t>& original) const {
+    std::vector<bool> seen(original.size(), false);
+    for (std::size_t s = 0; s < original.size(); ++s) {
+      if (original[s] >= original.size() || seen[original[s]]) {
+        r_.fail(at(kOriginal, s, 4), "triangle index " + std::to_string(original[s]) +
+                                         " is out of range or repeated: not a permutation of " +
+                                         std::to_string(original.size()) + " triangles");
+      }
+      seen[original[s]] = true;
+    }
+  }
+
+  // first[0] = 0, non-decreasing, last = total: ranges of a section with `total` elements.
+  void ranges(int s, const std::vector<std::uint32_t>& first, std::uint32_t total,
+              const char* what) const {
+    if (first.front() != 0)
+      r_.fail(at(s, 0, 4),
+              std::string(what) + " start at " + std::to_string(first.front()) + ", expected 0");
+    for (std::size_t i = 1; i < first.size(); ++i) {
+      if (first[i] < first[i - 1]) {
+        r_.fail(at(s, i, 4), std::string(what) + " decrease at entry " + std::to_string(i));
+      }
+    }
+    if (first.back() != total) {
+      r_.fail(at(s, first.size() - 1, 4), std::string(what) + " end at " +
+                                              std::to_string(first.back()) + ", expected " +
+                                              std::to_string(total));
+    }
+  }
+
+  void indices(int s, const std::vector<std::uint32_t>& v, std::uint32_t limit,
+               const char* what) const {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] >= limit) {
+        r_.fail(at(s, i, 4), std::string(what) + " " + std::to_string(v[i]) + " out of range (" +
+                                 std::to_string(limit) + " hull points)");
+      }
+    }
+  }
+
+ private:
+  const Reader& r_;
+  const Header& h_;
+};
+
+template <int K>
+void load_tree(const Reader& r, const Header& h, DopTree<K>& t) {
+  r.copy(h, kChildOrFirst, t.topology.child_or_first);
+  r.copy(h, kLeafCount, t.topology.leaf_count);
+  t.topology.depth = h.depth;
+  r.copy(h, kBounds, t.bounds);
+  r.copy(h, kSize, t.size);
+  r.copy(h, kOriginal, t.triangles.original);
+  r.copy(h, kCorners, t.triangles.corners, 9, h.triangles, 0);
+  const StructureCheck check(r, h);
+  check.topology(t.topology);
+  check.padding(t.bounds, DopShape<K>::slabs);
+  check.permutation(t.triangles.original);
+}
+
+template <int K>
+EnvironmentFile load_environment(const Reader& r, const Header& h) {
+  DopTree<K> t;
+  load_tree(r, h, t);
+  return {std::move(t), h.config};
+}
+
+template <int K>
+ObjectFile load_object(const Reader& r, const Header& h) {
+  FlyingDopTree<K> f;
+  load_tree(r, h, f.tree);
+  r.copy(h, kVertexFirst, f.vertex_first);
+  r.copy(h, kVx, f.vx);
+  r.copy(h, kVy, f.vy);
+  r.copy(h, kVz, f.vz);
+  r.copy(h, kLeafFloats, f.floats.arrays, 20, h.triangles, LeafFloats::padding);
+  r.copy(h, kHullPoints, f.root_hull.points);
+  r.copy(h, kHullFirstEdge, f.root_hull.first_edge);
+  r.copy(h, kHullEdges, f.root_hull.edges);
+  r.copy(h, kClimbStartsSection, f.root_starts.vertex);
+  f.root_hull.exhaustive = h.exhaustive;
+  const std::array<double, 9>& d = h.doubles;
+  f.vertex_error = d[0];
+  f.vertex_extent = d[1];
+  f.corner_radius = d[2];
+  f.bound_extent = d[3];
+  f.sphere_center = {d[4], d[5], d[6]};
+  f.sphere_radius = d[7];
+  f.root_hull.outside_bound = d[8];
+  const StructureCheck check(r, h);
+  check.ranges(kVertexFirst, f.vertex_first, h.vertices, "node vertex ranges");
+  // An exhaustive hull has no edges: hill-climbing searches every point.
+  check.ranges(kHullFirstEdge, f.root_hull.first_edge, h.exhaustive ? 0 : h.hull_edges,
+               "hull edge ranges");
+  check.indices(kHullEdges, f.root_hull.edges, h.hull_points, "hull edge to point");
+  check.indices(kClimbStartsSection, f.root_starts.vertex, h.hull_points, "climb start point");
+  return {std::move(f), h.config};
+}
+
+template <class File, class Load>
+File parse(std::string_view bytes, const std::string& name, HierarchyRole role, Load&& load) {
+  const Reader r(bytes, name);
+  const Header h = r.header(role);
+  r.check_checksum();
+  return with_dop_k(h.bv, [&]<int K>() { return load.template operator()<K>(r, h); });
+}
+
+// The whole file mapped read-only, prefaulted: it is read through at once.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      throw IoError::in_file(path, std::string("cannot open (") + std::strerror(errno) + ")");
+    }
+    struct stat st {};
+    int error = 0;
+    if (::fstat(fd, &st) != 0) {
+      error = errno;
+    } else if (S_ISDIR(st.st_mode)) {
+      error = EISDIR;  // a directory opens fine on Linux
+    } else if (st.st_size > 0) {
+      void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ,
+                       MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p == MAP_FAILED) {
+        error = errno;
+      } else {
+        data_ = static_cast<const char*>(p);
+        size_ = static_cast<std::size_t>(st.st_size);
+      }
+    }
+    ::close(fd);  // the mapping outlives the descriptor
+    if (error != 0) {
+      throw IoError::in_file(path, std::string("cannot read (") + std::strerror(error) + ")");
+    }
+  }
+  ~MappedFile() {
+    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::string_view bytes() const { return {data_ == nullptr ? "" : data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
+const char* to_string(HierarchyRole role) {
+  return role == HierarchyRole::object ? "object" : "env";
+}
+
+std::string format_hierarchy_file(const EnvironmentHierarchy& hierarchy,
+                                  const BuildConfig& config) {
+  return std::visit([&](const auto& t) { return format_environment(t, config); }, hierarchy);
+}
+
+std::string format_hierarchy_file(const ObjectHierarchy& hierarchy, const BuildConfig& config) {
+  return std::visit([&](const auto& f) { return format_object(f, config); }, hierarchy);
+}
+
+EnvironmentFile parse_environment_file(std::string_view bytes, const std::string& name) {
+  return parse<EnvironmentFile>(
+      bytes, name, HierarchyRole::environment,
+      []<int K>(const Reader& r, const Header& h) { return load_environment<K>(r, h); });
+}
+
+ObjectFile parse_object_file(std::string_view bytes, const std::string& name) {
+  return parse<ObjectFile>(
+      bytes, name, HierarchyRole::object,
+      []<int K>(const Reader& r, const Header& h) { return load_object<K>(r, h); });
+}
+
+EnvironmentFile read_environment_file(const std::string& path) {
+  const MappedFile file(path);
+  return parse_environment_file(file.bytes(), path);
+}
+
+ObjectFile read_object_file(const std::string& path) {
+  const MappedFile file(path);
+  return parse_object_file(file.bytes(), path);
+}
+
+bool is_hierarchy_file(const std::string& path) {
+  const std::string extension = ".kdop";
+  if (path.size() >= extension.size() &&
+      path.compare(path.size() - extension.size(), extension.size(), extension) == 0) {
+    return true;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char head[sizeof kMagic];
+  const ssize_t n = ::read(fd, head, sizeof head);
+  ::close(fd);
+  return n == static_cast<ssize_t>(sizeof head) && std::memcmp(head, kMagic, sizeof head) == 0;
+}
+
+}  // namespace kdop

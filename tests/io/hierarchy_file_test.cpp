@@ -1,0 +1,452 @@
+// Hierarchy files: round trips for every K and both roles (field by field, bit for bit), the
+// same answers as built hierarchies, and damaged files of every kind failing with an IoError
+// that names the problem, never a crash.
+#include "io/hierarchy_file.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "engine/collision_pair.hpp"
+#include "geometry/shapes.hpp"
+#include "io/io_error.hpp"
+#include "io/mesh_writer.hpp"
+#include "tests/support/allocation_probe.hpp"
+#include "tests/support/reader_checks.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+namespace kdop {
+namespace {
+
+using test::io_error_of;
+using ::testing::HasSubstr;
+
+// Header offsets of io/hierarchy_file.hpp's table that the tests poke at.
+constexpr std::size_t kVersionAt = 8, kByteOrderAt = 12, kChecksumAt = 16, kKAt = 32, kRoleAt = 34,
+                      kNodesAt = 48, kTrianglesAt = 52, kSectionTableAt = 152;
+
+Mesh env_mesh() {
+  return make_torus({0, 0, 0}, 3.0, 1.0, 16, 8, 0.15);  // 256 triangles
+}
+Mesh object_mesh() {
+  return make_sphere({0.5, 0.2, 0.1}, 1.2, 10, 6);  // 100 triangles
+}
+
+template <class T>
+void expect_same_bytes(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  EXPECT_EQ(0, a.empty() ? 0 : std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << what;
+}
+
+template <class T>
+void expect_same_bytes(const StaggeredArrays<T>& a, const StaggeredArrays<T>& b, const char* what) {
+  ASSERT_EQ(a.bytes(), b.bytes()) << what;
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.bytes())) << what;
+}
+
+template <int K>
+void expect_same(const DopTree<K>& a, const DopTree<K>& b) {
+  expect_same_bytes(a.topology.child_or_first, b.topology.child_or_first, "child_or_first");
+  expect_same_bytes(a.topology.leaf_count, b.topology.leaf_count, "leaf_count");
+  EXPECT_EQ(a.topology.depth, b.topology.depth);
+  expect_same_bytes(a.bounds, b.bounds, "bounds");
+  expect_same_bytes(a.size, b.size, "size");
+  expect_same_bytes(a.triangles.original, b.triangles.original, "original");
+  expect_same_bytes(a.triangles.corners, b.triangles.corners, "corners");
+}
+
+template <int K>
+void expect_same(const FlyingDopTree<K>& a, const FlyingDopTree<K>& b) {
+  expect_same(a.tree, b.tree);
+  expect_same_bytes(a.vertex_first, b.vertex_first, "vertex_first");
+  expect_same_bytes(a.vx, b.vx, "vx");
+  expect_same_bytes(a.vy, b.vy, "vy");
+  expect_same_bytes(a.vz, b.vz, "vz");
+  EXPECT_EQ(a.vertex_error, b.vertex_error);
+  EXPECT_EQ(a.vertex_extent, b.vertex_extent);
+  expect_same_bytes(a.floats.arrays, b.floats.arrays, "leaf floats");
+  EXPECT_EQ(a.corner_radius, b.corner_radius);
+  EXPECT_EQ(a.bound_extent, b.bound_extent);
+  EXPECT_EQ(a.sphere_center.x, b.sphere_center.x);
+  EXPECT_EQ(a.sphere_center.y, b.sphere_center.y);
+  EXPECT_EQ(a.sphere_center.z, b.sphere_center.z);
+  EXPECT_EQ(a.sphere_radius, b.sphere_radius);
+  expect_same_bytes(a.root_hull.points, b.root_hull.points, "hull points");
+  expect_same_bytes(a.root_hull.first_edge, b.root_hull.first_edge, "hull first_edge");
+  expect_same_bytes(a.root_hull.edges, b.root_hull.edges, "hull edges");
+  EXPECT_EQ(a.root_hull.outside_bound, b.root_hull.outside_bound);
+  EXPECT_EQ(a.root_hull.exhaustive, b.root_hull.exhaustive);
+  expect_same_bytes(a.root_starts.vertex, b.root_starts.vertex, "climb starts");
+}
+
+void expect_same(const BuildConfig& a, const BuildConfig& b) {
+  EXPECT_EQ(a.rule, b.rule);
+  EXPECT_EQ(a.split_point, b.split_point);
+  EXPECT_EQ(a.leaf_size, b.leaf_size);
+  EXPECT_EQ(a.candidates, b.candidates);
+  EXPECT_EQ(a.all_directions, b.all_directions);
+}
+
+// A configuration unlike the defaults, so every stored field is seen to round-trip.
+BuildConfig unusual_config(std::uint32_t leaf_size) {
+  BuildConfig c;
+  c.rule = SplitRule::longest_side;
+  c.split_point = SplitPoint::median;
+  c.leaf_size = leaf_size;
+  c.candidates = 5;
+  c.all_directions = true;
+  return c;
+}
+
+template <class T>
+class HierarchyFileRoundTrip : public ::testing::Test {};
+using Ks = ::testing::Types<std::integral_constant<int, 6>, std::integral_constant<int, 14>,
+                            std::integral_constant<int, 18>, std::integral_constant<int, 26>>;
+TYPED_TEST_SUITE(HierarchyFileRoundTrip, Ks);
+
+TYPED_TEST(HierarchyFileRoundTrip, EnvironmentLoadsAsBuilt) {
+  constexpr int K = TypeParam::value;
+  for (const BuildConfig& config : {BuildConfig::environment_defaults(), unusual_config(3)}) {
+    const DopTree<K> built = build_dop_tree<K>(env_mesh(), config);
+    const std::string bytes = format_hierarchy_file(EnvironmentHierarchy{built}, config);
+    const EnvironmentFile loaded = parse_environment_file(bytes, "env.kdop");
+    ASSERT_TRUE(std::holds_alternative<DopTree<K>>(loaded.hierarchy));
+    expect_same(built, std::get<DopTree<K>>(loaded.hierarchy));
+    expect_same(config, loaded.config);
+    // Writing what was loaded gives the same bytes: nothing is lost or left to chance.
+    EXPECT_EQ(bytes, format_hierarchy_file(loaded.hierarchy, loaded.config));
+  }
+}
+
+TYPED_TEST(HierarchyFileRoundTrip, ObjectLoadsAsBuilt) {
+  constexpr int K = TypeParam::value;
+  for (const BuildConfig& config : {BuildConfig::object_defaults(), unusual_config(7)}) {
+    const FlyingDopTree<K> built = build_flying_dop_tree<K>(object_mesh(), config);
+    const std::string bytes = format_hierarchy_file(ObjectHierarchy{built}, config);
+    const ObjectFile loaded = parse_object_file(bytes, "object.kdop");
+    ASSERT_TRUE(std::holds_alternative<FlyingDopTree<K>>(loaded.hierarchy));
+    expect_same(built, std::get<FlyingDopTree<K>>(loaded.hierarchy));
+    expect_same(config, loaded.config);
+    EXPECT_EQ(bytes, format_hierarchy_file(loaded.hierarchy, loaded.config));
+  }
+}
+
+TYPED_TEST(HierarchyFileRoundTrip, FlatObjectKeepsItsExhaustiveHull) {
+  constexpr int K = TypeParam::value;
+  Mesh flat;  // one triangle: no 3D hull, so hill-climbing searches every point
+  flat.add_vertex(0, 0, 0);
+  flat.add_vertex(1, 0, 0);
+  flat.add_vertex(0, 1, 0);
+  flat.add_triangle(0, 1, 2);
+  const FlyingDopTree<K> built = build_flying_dop_tree<K>(flat, BuildConfig::object_defaults());
+  ASSERT_TRUE(built.root_hull.exhaustive);
+  const ObjectFile loaded = parse_object_file(
+      format_hierarchy_file(ObjectHierarchy{built}, BuildConfig::object_defaults()), "flat.kdop");
+  expect_same(built, std::get<FlyingDopTree<K>>(loaded.hierarchy));
+}
+
+class HierarchyFileTest : public test::ScratchDirTest {};
+
+// Loaded hierarchies answer every query exactly as freshly built ones, counters included.
+TEST_F(HierarchyFileTest, LoadedPairAnswersLikeBuiltPair) {
+  const Mesh env = env_mesh(), object = object_mesh();
+  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+    PairConfig config;
+    config.bv = bv;
+    const std::string env_path = (dir_ / "env.kdop").string();
+    const std::string object_path = (dir_ / "object.kdop").string();
+    write_file_atomic(
+        env_path, format_hierarchy_file(build_environment_hierarchy(env, bv, config.environment),
+                                        config.environment));
+    write_file_atomic(
+        object_path,
+        format_hierarchy_file(build_object_hierarchy(object, bv, config.object), config.object));
+    CollisionPair built(env, object, config);
+    CollisionPair loaded(read_environment_file(env_path).hierarchy,
+                         read_object_file(object_path).hierarchy, config);
+    EXPECT_EQ(loaded.bv(), bv);
+    std::uint64_t state = 7;
+    int colliding = 0;
+    for (int i = 0; i < 200; ++i) {
+      const Pose pose = random_pose(state, {-4, -4, -2}, {4, 4, 2});
+      for (QueryMode mode : {QueryMode::first_contact, QueryMode::all_contacts}) {
+        const QueryResult a = built.query(pose, mode), b = loaded.query(pose, mode);
+        ASSERT_EQ(a.collides, b.collides);
+        ASSERT_EQ(a.stats.n_v, b.stats.n_v);
+        ASSERT_EQ(a.stats.n_p, b.stats.n_p);
+        ASSERT_EQ(a.stats.n_u, b.stats.n_u);
+        ASSERT_EQ(a.pairs.size(), b.pairs.size());
+        for (std::size_t p = 0; p < a.pairs.size(); ++p) {
+          EXPECT_EQ(a.pairs[p].env_triangle, b.pairs[p].env_triangle);
+          EXPECT_EQ(a.pairs[p].object_triangle, b.pairs[p].object_triangle);
+        }
+        colliding += a.collides;
+      }
+    }
+    EXPECT_GT(colliding, 20) << "the poses should exercise contacts";
+  }
+}
+
+TEST_F(HierarchyFileTest, DifferentKsDoNotPair) {
+  const std::string message = [&] {
+    try {
+      CollisionPair pair(build_environment_hierarchy(env_mesh(), BvType::kdop18, {}),
+                         build_object_hierarchy(object_mesh(), BvType::kdop14, {}), PairConfig{});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  }();
+  EXPECT_THAT(message, HasSubstr("kdop18"));
+  EXPECT_THAT(message, HasSubstr("kdop14"));
+}
+
+// ---- damaged files --------------------------------------------------------------------------
+
+std::string small_env_file() {
+  return format_hierarchy_file(build_environment_hierarchy(env_mesh(), BvType::kdop6, {}),
+                               BuildConfig::environment_defaults());
+}
+
+std::string small_object_file() {
+  Mesh m = make_sphere({0, 0, 0}, 1.0, 6, 4);  // 36 triangles
+  return format_hierarchy_file(build_object_hierarchy(m, BvType::kdop6, {}),
+                               BuildConfig::object_defaults());
+}
+
+template <class T>
+void poke(std::string& bytes, std::size_t at, T value) {
+  std::memcpy(bytes.data() + at, &value, sizeof value);
+}
+template <class T>
+T peek(const std::string& bytes, std::size_t at) {
+  T value;
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  return value;
+}
+
+void fix_checksum(std::string& bytes) {
+  poke(bytes, kChecksumAt, std::uint64_t{XXH3_64bits(bytes.data() + 24, bytes.size() - 24)});
+}
+
+std::string env_error(const std::string& bytes) {
+  return io_error_of([&] { parse_environment_file(bytes, "env.kdop"); });
+}
+
+TEST(HierarchyFileErrors, EveryTruncationIsAnError) {
+  for (const bool object : {false, true}) {
+    const std::string full = object ? small_object_file() : small_env_file();
+    for (std::size_t n = 0; n < full.size(); ++n) {
+      const std::string prefix = full.substr(0, n);
+      const std::string e = io_error_of([&] {
+        if (object)
+          parse_object_file(prefix, "t.kdop");
+        else
+          parse_environment_file(prefix, "t.kdop");
+      });
+      ASSERT_THAT(e, HasSubstr(n == 0 ? "empty file" : "truncated")) << "prefix " << n;
+      ASSERT_THAT(e, HasSubstr("t.kdop")) << "prefix " << n;
+    }
+  }
+}
+
+TEST(HierarchyFileErrors, EmptyFileAndWrongMagic) {
+  EXPECT_THAT(env_error(""), HasSubstr("env.kdop: byte 0: empty file"));
+  std::string bytes = small_env_file();
+  bytes[1] = 'X';
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 0: not a kdop hierarchy file: expected magic"));
+  EXPECT_THAT(env_error("solid cube\nfacet normal 0 0 1\n"), HasSubstr("not a kdop hierarchy"));
+}
+
+TEST(HierarchyFileErrors, WrongVersion) {
+  std::string bytes = small_env_file();
+  poke(bytes, kVersionAt, std::uint32_t{2});
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 8: format version 2, expected 1"));
+}
+
+TEST(HierarchyFileErrors, BigEndianMarker) {
+  std::string bytes = small_env_file();
+  poke(bytes, kByteOrderAt, std::uint32_t{0x04030201});
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 12: big-endian file, expected little-endian"));
+}
+
+TEST(HierarchyFileErrors, KInconsistentWithBvType) {
+  std::string bytes = small_env_file();  // kdop6
+  poke(bytes, kKAt, std::uint8_t{18});
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 33: BV type kdop6 does not match K = 18"));
+  poke(bytes, kKAt, std::uint8_t{7});
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 32: K = 7, expected 6, 14, 18 or 26"));
+}
+
+TEST(HierarchyFileErrors, WrongRoleNamesBoth) {
+  EXPECT_THAT(env_error(small_object_file()),
+              HasSubstr("byte 34: holds an object hierarchy, expected an env one"));
+  EXPECT_THAT(io_error_of([&] { parse_object_file(small_env_file(), "o.kdop"); }),
+              HasSubstr("o.kdop: byte 34: holds an env hierarchy, expected an object one"));
+  std::string bytes = small_env_file();
+  poke(bytes, kRoleAt, std::uint8_t{9});
+  EXPECT_THAT(env_error(bytes), HasSubstr("role code 9"));
+}
+
+// Counts the file cannot hold fail before anything is allocated for them.
+TEST(HierarchyFileErrors, HugeCountsFailWithoutAllocating) {
+  for (const std::size_t at : {kNodesAt, kTrianglesAt}) {
+    std::string bytes = small_env_file();
+    poke(bytes, at, std::uint32_t{0xFFFFFFFF});
+    test::reset_allocation_probe();
+    const std::string e = env_error(bytes);
+    EXPECT_LT(test::largest_allocation(), std::size_t{1} << 20);
+    EXPECT_THAT(e, HasSubstr("4294967295"));
+    EXPECT_THAT(e, HasSubstr("bytes, but the counts"));
+  }
+  // A section table that agrees with a huge count runs past the end of the file.
+  std::string bytes = small_env_file();
+  const std::uint32_t nodes = 0x40000000;
+  poke(bytes, kNodesAt, nodes);
+  poke(bytes, kSectionTableAt + 8, std::uint64_t{4} * nodes);
+  test::reset_allocation_probe();
+  EXPECT_THAT(env_error(bytes), HasSubstr("section child_or_first (4294967296 bytes at offset 448) "
+                                          "runs past the end of the file"));
+  EXPECT_LT(test::largest_allocation(), std::size_t{1} << 20);
+  // An offset near 2^64 must not wrap around when added to its size.
+  bytes = small_env_file();
+  poke(bytes, kSectionTableAt, std::uint64_t{0xFFFFFFFFFFFFFFC0});
+  EXPECT_THAT(env_error(bytes), HasSubstr("runs past the end of the file"));
+}
+
+TEST(HierarchyFileErrors, MisalignedOrOverlappingSection) {
+  std::string bytes = small_env_file();
+  poke(bytes, kSectionTableAt + 16, peek<std::uint64_t>(bytes, kSectionTableAt + 16) + 4);
+  EXPECT_THAT(env_error(bytes), HasSubstr("section leaf_count at offset"));
+  EXPECT_THAT(env_error(bytes), HasSubstr("expected a multiple of 64"));
+  bytes = small_env_file();
+  poke(bytes, kSectionTableAt + 16, std::uint64_t{448});
+  EXPECT_THAT(env_error(bytes), HasSubstr("overlaps the header or the previous section"));
+}
+
+TEST(HierarchyFileErrors, ChecksumMismatch) {
+  std::string bytes = small_env_file();
+  bytes[bytes.size() - 100] ^= 0x10;
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 16: checksum mismatch"));
+}
+
+// With a valid checksum, the structure is what stops a damaged file.
+TEST(HierarchyFileErrors, StructuralDamageNamesTheProblem) {
+  const std::string good = small_env_file();
+  const auto section = [&](int s) { return peek<std::uint64_t>(good, kSectionTableAt + 16 * s); };
+  std::string bytes = good;
+  poke(bytes, section(0), std::uint32_t{5});  // the root's right child
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("right child"));
+  bytes = good;
+  poke(bytes, section(4) + 4, peek<std::uint32_t>(good, section(4)));  // original: a repeat
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("not a permutation of 256 triangles"));
+  bytes = good;
+  poke(bytes, 56, std::uint32_t{1});  // depth
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 56: depth 1, but the tree's is"));
+  bytes = good;
+  poke(bytes, section(2) + 12, 0.0f);  // kdop6: lane 3 of the root's lo is padding
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("node 0: padding lane 3 is not [-inf, +inf]"));
+
+  const std::string object = small_object_file();
+  const auto object_section = [&](int s) {
+    return peek<std::uint64_t>(object, kSectionTableAt + 16 * s);
+  };
+  bytes = object;
+  poke(bytes, object_section(13), std::uint32_t{100000});  // a hull edge
+  fix_checksum(bytes);
+  EXPECT_THAT(io_error_of([&] { parse_object_file(bytes, "o.kdop"); }),
+              HasSubstr("hull edge to point 100000 out of range"));
+  bytes = object;
+  poke(bytes, object_section(6) + 4, std::uint32_t{0xFFFFFFF});  // vertex_first[1]
+  fix_checksum(bytes);
+  EXPECT_THAT(io_error_of([&] { parse_object_file(bytes, "o.kdop"); }),
+              HasSubstr("node vertex ranges decrease"));
+}
+
+bool in_section(const std::string& file, int s, std::size_t at) {
+  const auto offset = peek<std::uint64_t>(file, kSectionTableAt + 16 * s);
+  return at >= offset && at < offset + peek<std::uint64_t>(file, kSectionTableAt + 16 * s + 8);
+}
+
+// Thousands of random single-byte corruptions of small files of both roles: an IoError, or,
+// where the checksum was recomputed and the damage is structurally legal (a changed coordinate
+// or bound), a hierarchy that queries without reading out of bounds. Damage to the tree's shape
+// (child_or_first, leaf_count) or the permutation is always caught.
+TEST(HierarchyFileErrors, RandomCorruptionNeverCrashes) {
+  const std::string env = small_env_file(), object = small_object_file();
+  const EnvironmentFile good_env = parse_environment_file(env, "env.kdop");
+  const ObjectFile good_object = parse_object_file(object, "object.kdop");
+  std::mt19937_64 rng(2024);
+  std::uint64_t pose_state = 11;
+  int errors = 0, accepted = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const bool damage_object = i % 2 == 1;
+    const std::string& good = damage_object ? object : env;
+    std::string bytes = good;
+    const std::size_t at = rng() % bytes.size();
+    bytes[at] = static_cast<char>(bytes[at] ^ static_cast<char>(1 + rng() % 255));
+    const bool recompute = i % 4 >= 2 && at >= 24;
+    if (recompute) fix_checksum(bytes);
+    try {
+      const Pose pose = random_pose(pose_state, {-2, -2, -2}, {2, 2, 2});
+      if (damage_object) {
+        CollisionPair pair(good_env.hierarchy, parse_object_file(bytes, "object.kdop").hierarchy,
+                           PairConfig{});
+        pair.query(pose, QueryMode::all_contacts);
+      } else {
+        CollisionPair pair(parse_environment_file(bytes, "env.kdop").hierarchy,
+                           good_object.hierarchy, PairConfig{});
+        pair.query(pose, QueryMode::all_contacts);
+      }
+      ++accepted;
+      ASSERT_TRUE(recompute) << "byte " << at << ": damage passed the checksum";
+      EXPECT_FALSE(in_section(good, 0, at) || in_section(good, 1, at) || in_section(good, 4, at))
+          << "byte " << at << ": damage to the tree's shape or permutation was accepted";
+    } catch (const IoError& e) {
+      ++errors;
+      EXPECT_THAT(std::string(e.what()), HasSubstr(".kdop: byte "));
+    }
+  }
+  EXPECT_GT(errors, 2000);
+  EXPECT_GT(accepted, 100);
+}
+
+TEST_F(HierarchyFileTest, DirectoryAndMissingFile) {
+  EXPECT_THAT(io_error_of([&] { read_environment_file(dir_.string()); }),
+              HasSubstr("cannot read (Is a directory)"));
+  EXPECT_THAT(io_error_of([&] { read_environment_file((dir_ / "none.kdop").string()); }),
+              HasSubstr("none.kdop: cannot open (No such file or directory)"));
+  const std::string empty = (dir_ / "empty.kdop").string();
+  std::ofstream(empty).close();
+  EXPECT_THAT(io_error_of([&] { read_object_file(empty); }),
+              HasSubstr("empty.kdop: byte 0: empty file"));
+}
+
+TEST_F(HierarchyFileTest, DetectedByMagicOrExtension) {
+  const std::string renamed = (dir_ / "env.bin").string();
+  write_file_atomic(renamed, small_env_file());
+  EXPECT_TRUE(is_hierarchy_file(renamed));
+  const std::string mesh = (dir_ / "tri.obj").string();
+  write_file_atomic(mesh, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  EXPECT_FALSE(is_hierarchy_file(mesh));
+  EXPECT_TRUE(is_hierarchy_file((dir_ / "missing.kdop").string()));
+  EXPECT_FALSE(is_hierarchy_file((dir_ / "missing.obj").string()));
+}
+
+}  // namespace
+}  // namespace kdop
