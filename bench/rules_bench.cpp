@@ -61,16 +61,12 @@ std::vector<RuleCase> rule_cases(std::uint32_t bins) {
     if (all) name += " / all directions";
     return RuleCase{name, b};
   };
-  return {c(SplitRule::splatter, SplitPoint::mean),
-          c(SplitRule::splatter, SplitPoint::median),
-          c(SplitRule::longest_side, SplitPoint::mean),
-          c(SplitRule::min_sum, SplitPoint::mean),
-          c(SplitRule::min_sum, SplitPoint::median),
-          c(SplitRule::min_max, SplitPoint::mean),
-          c(SplitRule::min_sum, SplitPoint::binned),
-          c(SplitRule::min_sum, SplitPoint::mean, true),
-          c(SplitRule::surface_area, SplitPoint::binned),
-          c(SplitRule::zachmann, SplitPoint::mean)};
+  return {
+      c(SplitRule::splatter, SplitPoint::mean),       c(SplitRule::splatter, SplitPoint::median),
+      c(SplitRule::longest_side, SplitPoint::mean),   c(SplitRule::min_sum, SplitPoint::mean),
+      c(SplitRule::min_sum, SplitPoint::median),      c(SplitRule::min_max, SplitPoint::mean),
+      c(SplitRule::min_sum, SplitPoint::binned),      c(SplitRule::min_sum, SplitPoint::mean, true),
+      c(SplitRule::surface_area, SplitPoint::binned), c(SplitRule::zachmann, SplitPoint::mean)};
 }
 
 // Peak resident memory of this process so far, in bytes (Linux reports kilobytes).
@@ -96,10 +92,10 @@ void rules_table(std::ostream& out, const GeneratedScene& scene, std::uint32_t b
     config.object = rc.config;
     config.object.leaf_size = 40;
     std::optional<CollisionPair> pair;
-    const double build_1 = timed_ms(1, [&] { pair.emplace(scene.environment, scene.object, config); });
-    const double build_n = timed_ms(threads, [&] {
-      CollisionPair other(scene.environment, scene.object, config);
-    });
+    const double build_1 =
+        timed_ms(1, [&] { pair.emplace(scene.environment, scene.object, config); });
+    const double build_n =
+        timed_ms(threads, [&] { CollisionPair other(scene.environment, scene.object, config); });
     std::vector<std::vector<double>> per_pose(scene.poses.size());
     QueryStats total;
     for (int r = 0; r < repeat; ++r) {
