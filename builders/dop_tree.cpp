@@ -5,6 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "builders/topdown_builder.hpp"
 #include "geometry/dop_vertices.hpp"
 
@@ -84,21 +87,28 @@ std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& 
   constexpr int S = Shape::slabs, L = Shape::lanes;
   constexpr float inf = std::numeric_limits<float>::infinity();
   std::vector<float> bounds(std::size_t{topo.node_count()} * Shape::floats);
+  // Leaves from their corners, in parallel (each writes only its own DOP)...
+  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, topo.node_count(), 4096),
+                    [&](const tbb::blocked_range<std::uint32_t>& range) {
+                      for (std::uint32_t n = range.begin(); n < range.end(); ++n) {
+                        float* out = bounds.data() + std::size_t{n} * Shape::floats;
+                        for (int j = S; j < L; ++j) {
+                          out[j] = -inf;
+                          out[L + j] = inf;
+                        }
+                        if (!topo.is_leaf(n)) continue;
+                        double lo[S], hi[S];
+                        leaf_intervals<K>(tris, topo.child_or_first[n], topo.leaf_count[n], lo, hi);
+                        for (int j = 0; j < S; ++j) {
+                          out[j] = float_below(lo[j]);
+                          out[L + j] = float_above(hi[j]);
+                        }
+                      }
+                    });
+  // ... then inner nodes as the union of their children, children first.
   for (std::uint32_t n = topo.node_count(); n-- > 0;) {
+    if (topo.is_leaf(n)) continue;
     float* out = bounds.data() + std::size_t{n} * Shape::floats;
-    for (int j = S; j < L; ++j) {
-      out[j] = -inf;
-      out[L + j] = inf;
-    }
-    if (topo.is_leaf(n)) {
-      double lo[S], hi[S];
-      leaf_intervals<K>(tris, topo.child_or_first[n], topo.leaf_count[n], lo, hi);
-      for (int j = 0; j < S; ++j) {
-        out[j] = float_below(lo[j]);
-        out[L + j] = float_above(hi[j]);
-      }
-      continue;
-    }
     const float* l = bounds.data() + std::size_t{topo.left(n)} * Shape::floats;
     const float* r = bounds.data() + std::size_t{topo.right(n)} * Shape::floats;
     for (int j = 0; j < S; ++j) {
@@ -190,16 +200,26 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
   // triangles of a mesh has about 25): then its corners serve instead, cheaper to transform and
   // exact (their re-aligned extremes are the node's own k-DOP at the pose).
   const std::vector<SlotRange> ranges = slot_ranges(f.tree.topology);
+  // Per node in parallel, then concatenated in node order (the same arrays for any thread count).
+  std::vector<DopVertices> per_node(nodes);
+  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, nodes, 16),
+                    [&](const tbb::blocked_range<std::uint32_t>& range) {
+                      std::vector<Vec3> node_corners;
+                      for (std::uint32_t n = range.begin(); n < range.end(); ++n) {
+                        const std::size_t at = std::size_t{n} * Shape::slabs;
+                        DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
+                        if (ranges[n].count <= kCornerNodeLimit) {
+                          distinct_corners(f.tree.triangles, ranges[n], node_corners);
+                          if (node_corners.size() < dv.points.size()) {
+                            dv = DopVertices{node_corners, 0.0};
+                          }
+                        }
+                        per_node[n] = std::move(dv);
+                      }
+                    });
   f.vertex_first.reserve(nodes + 1);
   f.vertex_first.push_back(0);
-  std::vector<Vec3> node_corners;
-  for (std::uint32_t n = 0; n < nodes; ++n) {
-    const std::size_t at = std::size_t{n} * Shape::slabs;
-    DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
-    if (ranges[n].count <= kCornerNodeLimit) {
-      distinct_corners(f.tree.triangles, ranges[n], node_corners);
-      if (node_corners.size() < dv.points.size()) dv = DopVertices{node_corners, 0.0};
-    }
+  for (const DopVertices& dv : per_node) {
     double largest = 0;
     for (const Vec3& p : dv.points) {
       f.vx.push_back(static_cast<float>(p.x));

@@ -30,23 +30,7 @@ struct LeafTriangles {
   std::size_t bytes() const { return corners.bytes() + original.size() * sizeof(std::uint32_t); }
 };
 
-// Gathers the corners of mesh triangles order[0..n) into slots 0..n.
-inline LeafTriangles gather_leaf_triangles(const Mesh& mesh,
-                                           const std::vector<std::uint32_t>& order) {
-  LeafTriangles out;
-  const std::size_t n = order.size();
-  out.corners.assign(9, n, 0, 0.0);
-  out.original = order;
-  for (std::size_t s = 0; s < n; ++s) {
-    const std::uint32_t t = order[s];
-    const std::uint32_t corner[3] = {mesh.a[t], mesh.b[t], mesh.c[t]};
-    for (int c = 0; c < 3; ++c) {
-      out.corners[c][s] = mesh.x[corner[c]];
-      out.corners[3 + c][s] = mesh.y[corner[c]];
-      out.corners[6 + c][s] = mesh.z[corner[c]];
-    }
-  }
-  return out;
-}
+// Gathers the corners of mesh triangles order[0..n) into slots 0..n (in parallel).
+LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uint32_t>& order);
 
 }  // namespace kdop

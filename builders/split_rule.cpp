@@ -16,6 +16,14 @@ double centroid_key(const Centroids& c, const Direction& d, std::uint32_t t) {
   return project(d, c.axis[0][t], c.axis[1][t], c.axis[2][t]);
 }
 
+// The coordinate axis d is (0, 1, 2), or -1 for a diagonal: axis keys read one array.
+int axis_of(const Direction& d) {
+  if (d.y == 0 && d.z == 0) return 0;
+  if (d.x == 0 && d.z == 0) return 1;
+  if (d.x == 0 && d.y == 0) return 2;
+  return -1;
+}
+
 // A growing set of triangles: its k-DOP (corners projected in double, no widening: this only
 // ranks candidate splits), the sum of its 3x centroids (their mean lies inside the k-DOP, the
 // point dop_measure needs) and its size.
@@ -119,6 +127,14 @@ std::uint32_t apply(const Candidate& c, const Direction& d, const Centroids& cen
       return ks < kt || (ks == kt && s < t);
     });
     return half;
+  }
+  const int axis = axis_of(d);
+  if (c.point == SplitPoint::mean && axis >= 0 && d.x + d.y + d.z > 0) {
+    const std::vector<double>& key = cen.axis[axis];
+    return static_cast<std::uint32_t>(
+        std::stable_partition(tris, tris + count,
+                              [&](std::uint32_t t) { return key[t] < c.threshold; }) -
+        tris);
   }
   std::uint32_t* middle = std::stable_partition(tris, tris + count, [&](std::uint32_t t) {
     const double k = centroid_key(cen, d, t);
@@ -297,16 +313,25 @@ double mean_of(const std::vector<double>& c, const std::uint32_t* tris, std::uin
   return sum / count;
 }
 
-// Splatter: the axis of largest centroid variance (two passes, for accuracy).
+// Splatter: the axis of largest centroid variance, in one pass over all three axes. Sums are
+// taken about the first centroid (a shift that keeps sum(d^2) - sum(d)^2 / n accurate when the
+// node is far from the origin).
 int splatter_axis(const Centroids& c, const std::uint32_t* tris, std::uint32_t count) {
+  const double shift[3] = {c.axis[0][tris[0]], c.axis[1][tris[0]], c.axis[2][tris[0]]};
+  double sum[3] = {0, 0, 0}, sum_sq[3] = {0, 0, 0};
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t t = tris[i];
+    for (int a = 0; a < 3; ++a) {
+      const double d = c.axis[a][t] - shift[a];
+      sum[a] += d;
+      sum_sq[a] += d * d;
+    }
+  }
   int best = 0;
   double best_variance = -1;
-  for (int axis = 0; axis < 3; ++axis) {
-    const std::vector<double>& v = c.axis[axis];
-    const double mean = mean_of(v, tris, count);
-    double sum_sq = 0;
-    for (std::uint32_t i = 0; i < count; ++i) sum_sq += (v[tris[i]] - mean) * (v[tris[i]] - mean);
-    if (sum_sq > best_variance) best_variance = sum_sq, best = axis;
+  for (int a = 0; a < 3; ++a) {
+    const double spread = sum_sq[a] - sum[a] * sum[a] / count;
+    if (spread > best_variance) best_variance = spread, best = a;
   }
   return best;
 }

@@ -1,0 +1,28 @@
+#include "builders/leaf_triangles.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+namespace kdop {
+
+LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uint32_t>& order) {
+  LeafTriangles out;
+  const std::size_t n = order.size();
+  out.corners.assign(9, n, 0, 0.0);
+  out.original = order;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t s = range.begin(); s < range.end(); ++s) {
+                        const std::uint32_t t = order[s];
+                        const std::uint32_t corner[3] = {mesh.a[t], mesh.b[t], mesh.c[t]};
+                        for (int c = 0; c < 3; ++c) {
+                          out.corners[c][s] = mesh.x[corner[c]];
+                          out.corners[3 + c][s] = mesh.y[corner[c]];
+                          out.corners[6 + c][s] = mesh.z[corner[c]];
+                        }
+                      }
+                    });
+  return out;
+}
+
+}  // namespace kdop
