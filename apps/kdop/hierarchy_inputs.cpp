@@ -1,6 +1,7 @@
 #include "apps/kdop/hierarchy_inputs.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <optional>
 
 #include "apps/kdop/cli_common.hpp"
@@ -46,6 +47,29 @@ class BvAgreement {
   std::string first_path_;
 };
 
+// A file's hierarchy is built already: build options other than the defaults that would have
+// shaped it get a one-line note (not an error: the same command line may mix files and meshes).
+void note_ignored_options(const std::string& path, const BuildConfig& file,
+                          const BuildConfig& asked, const char* leaf_flag,
+                          std::uint32_t default_leaf) {
+  const BuildConfig defaults;
+  std::string ignored;
+  auto add = [&](const char* flag) {
+    ignored += ignored.empty() ? flag : std::string(", ") + flag;
+  };
+  if (asked.rule != defaults.rule) add("--rule");
+  if (asked.split_point != defaults.split_point) add("--split");
+  if (asked.candidates != defaults.candidates) add("--bins");
+  if (asked.all_directions) add("--all-directions");
+  if (asked.leaf_size != default_leaf) add(leaf_flag);
+  if (ignored.empty()) return;
+  std::fprintf(
+      stderr,
+      "kdop: note: %s: %s ignored, the file's hierarchy was built with %s / %s, leaf size %u\n",
+      path.c_str(), ignored.c_str(), to_string(file.rule), to_string(file.split_point),
+      file.leaf_size);
+}
+
 }  // namespace
 
 Inputs load_inputs(const std::string& environment, const std::vector<std::string>& objects,
@@ -57,15 +81,21 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   std::vector<std::optional<ObjectHierarchy>> loaded(objects.size());
   if (is_hierarchy_file(environment)) {
     const auto t0 = Clock::now();
-    env = read_environment_file(environment).hierarchy;
+    EnvironmentFile file = read_environment_file(environment);
     in.build_ms += ms_since(t0);
+    note_ignored_options(environment, file.config, config.environment, "--env-leaf",
+                         BuildConfig::environment_defaults().leaf_size);
+    env = std::move(file.hierarchy);
     agreement.add(bv_type(*env), environment);
   }
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (!is_hierarchy_file(objects[i])) continue;
     const auto t0 = Clock::now();
-    loaded[i] = read_object_file(objects[i]).hierarchy;
+    ObjectFile file = read_object_file(objects[i]);
     in.build_ms += ms_since(t0);
+    note_ignored_options(objects[i], file.config, config.object, "--object-leaf",
+                         BuildConfig::object_defaults().leaf_size);
+    loaded[i] = std::move(file.hierarchy);
     agreement.add(bv_type(*loaded[i]), objects[i]);
   }
   in.bv = agreement.bv();

@@ -298,6 +298,9 @@ done
 check "batch env file, object mesh" 1 "$kdop" batch --env env_opts.kdop --object torus.obj --poses torus_poses.csv --mode all --rule longest-side --split median --object-leaf 10 --out mixed.csv
 expect "batch mixed = meshes" test "$(no_time from_mesh.csv)" = "$(no_time mixed.csv)"
 expect "batch summary names the file's bv" grep -q "kdop14" err.txt
+expect "options a file ignores are noted" grep -q "env_opts.kdop: --rule, --split ignored, the file's hierarchy was built with longest-side / median, leaf size 3" err.txt
+check "file without build options" 0 "$kdop" check --env env_opts.kdop --object torus.obj --pose 9,9,9,1,0,0,0
+expect "no note without build options" test -z "$(grep note err.txt)"
 check "check from meshes" 1 "$kdop" check --env torus.obj --object torus.obj --pose 0.5,0.3,0.2,0.9,0.1,0.3,-0.2 --all-contacts --json
 mesh_pairs=$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)
 check "check from files" 1 "$kdop" check --env env_kdop18.kdop --object object_kdop18.kdop --pose 0.5,0.3,0.2,0.9,0.1,0.3,-0.2 --all-contacts --json
