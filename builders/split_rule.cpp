@@ -1,5 +1,7 @@
 #include "builders/split_rule.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -143,73 +145,99 @@ std::uint32_t apply(const Candidate& c, const Direction& d, const Centroids& cen
   return static_cast<std::uint32_t>(middle - tris);
 }
 
-// min-sum, min-max, surface-area: the best candidate over the directions tried.
+// The best candidate along one direction (dir < 0 in the result when there is none).
+struct DirectionBest {
+  Cost cost;
+  Candidate candidate;
+};
+
 template <int K>
-std::uint32_t split_by_cost(const Mesh& m, const Centroids& cen, const BuildConfig& config,
-                            std::uint32_t* tris, std::uint32_t count) {
+DirectionBest best_along(const Mesh& m, const Centroids& cen, const BuildConfig& config,
+                         const std::uint32_t* tris, std::uint32_t count, int dir) {
   constexpr auto dirs = DopShape<K>::directions();
-  const int directions = config.all_directions ? DopShape<K>::slabs : 3;
-  Cost best_cost;
-  Candidate best;
-  std::vector<std::uint32_t> sorted;
-  for (int dir = 0; dir < directions; ++dir) {
-    const Direction& d = dirs[dir];
-    Candidate c;
-    c.dir = dir;
-    c.point = config.split_point;
-    if (c.point == SplitPoint::mean) {
-      double sum = 0;
-      for (std::uint32_t i = 0; i < count; ++i) sum += centroid_key(cen, d, tris[i]);
-      c.threshold = sum / count;
-      TriangleSet<K> l, r;
-      for (std::uint32_t i = 0; i < count; ++i) {
-        (centroid_key(cen, d, tris[i]) < c.threshold ? l : r).add(m, cen, tris[i]);
-      }
-      if (l.count == 0 || r.count == 0) continue;
-      const Cost cost = split_cost<K>(config.rule, l, r);
-      if (cost < best_cost) best_cost = cost, best = c;
-    } else if (c.point == SplitPoint::median) {
-      sorted.assign(tris, tris + count);
-      const std::uint32_t half = apply(c, d, cen, sorted.data(), count);
-      TriangleSet<K> l, r;
-      for (std::uint32_t i = 0; i < count; ++i) (i < half ? l : r).add(m, cen, sorted[i]);
-      const Cost cost = split_cost<K>(config.rule, l, r);
-      if (cost < best_cost) best_cost = cost, best = c;
-    } else {
-      c.key_lo = std::numeric_limits<double>::infinity();
-      c.key_hi = -c.key_lo;
-      for (std::uint32_t i = 0; i < count; ++i) {
-        const double k = centroid_key(cen, d, tris[i]);
-        c.key_lo = std::min(c.key_lo, k);
-        c.key_hi = std::max(c.key_hi, k);
-      }
-      if (!(c.key_hi > c.key_lo)) continue;
-      c.bins = std::max<std::uint32_t>(2, std::min(config.candidates, count));
-      std::vector<TriangleSet<K>> bin(c.bins);
-      for (std::uint32_t i = 0; i < count; ++i) {
-        bin[bin_of(centroid_key(cen, d, tris[i]), c)].add(m, cen, tris[i]);
-      }
-      // Suffix unions, then a sweep from the left.
-      std::vector<TriangleSet<K>> right(c.bins + 1);
-      for (std::uint32_t b = c.bins; b-- > 0;) {
-        right[b] = right[b + 1];
-        right[b].merge(bin[b]);
-      }
-      TriangleSet<K> left;
-      for (std::uint32_t b = 1; b < c.bins; ++b) {
-        left.merge(bin[b - 1]);
-        if (left.count == 0 || right[b].count == 0) continue;
-        const Cost cost = split_cost<K>(config.rule, left, right[b]);
-        if (cost < best_cost) {
-          best_cost = cost;
-          best = c;
-          best.bin = b;
-        }
+  const Direction& d = dirs[dir];
+  DirectionBest best;
+  Candidate c;
+  c.dir = dir;
+  c.point = config.split_point;
+  if (c.point == SplitPoint::mean) {
+    double sum = 0;
+    for (std::uint32_t i = 0; i < count; ++i) sum += centroid_key(cen, d, tris[i]);
+    c.threshold = sum / count;
+    TriangleSet<K> l, r;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      (centroid_key(cen, d, tris[i]) < c.threshold ? l : r).add(m, cen, tris[i]);
+    }
+    if (l.count > 0 && r.count > 0) best = {split_cost<K>(config.rule, l, r), c};
+  } else if (c.point == SplitPoint::median) {
+    std::vector<std::uint32_t> sorted(tris, tris + count);
+    const std::uint32_t half = apply(c, d, cen, sorted.data(), count);
+    TriangleSet<K> l, r;
+    for (std::uint32_t i = 0; i < count; ++i) (i < half ? l : r).add(m, cen, sorted[i]);
+    best = {split_cost<K>(config.rule, l, r), c};
+  } else {
+    c.key_lo = std::numeric_limits<double>::infinity();
+    c.key_hi = -c.key_lo;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const double k = centroid_key(cen, d, tris[i]);
+      c.key_lo = std::min(c.key_lo, k);
+      c.key_hi = std::max(c.key_hi, k);
+    }
+    if (!(c.key_hi > c.key_lo)) return best;
+    c.bins = std::max<std::uint32_t>(2, std::min(config.candidates, count));
+    std::vector<TriangleSet<K>> bin(c.bins);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      bin[bin_of(centroid_key(cen, d, tris[i]), c)].add(m, cen, tris[i]);
+    }
+    // Suffix unions, then a sweep from the left.
+    std::vector<TriangleSet<K>> right(c.bins + 1);
+    for (std::uint32_t b = c.bins; b-- > 0;) {
+      right[b] = right[b + 1];
+      right[b].merge(bin[b]);
+    }
+    TriangleSet<K> left;
+    for (std::uint32_t b = 1; b < c.bins; ++b) {
+      left.merge(bin[b - 1]);
+      if (left.count == 0 || right[b].count == 0) continue;
+      const Cost cost = split_cost<K>(config.rule, left, right[b]);
+      if (cost < best.cost) {
+        best = {cost, c};
+        best.candidate.bin = b;
       }
     }
   }
-  if (best.dir < 0) return 0;  // every centroid coincides along every direction tried
-  return apply(best, dirs[best.dir], cen, tris, count);
+  return best;
+}
+
+// Nodes of at least this many triangles evaluate their directions as parallel tasks (the top
+// levels, where subtree tasks do not yet fill the cores).
+constexpr std::uint32_t kParallelDirections = 16384;
+
+// min-sum, min-max, surface-area: the best candidate over the directions tried. Each direction
+// is evaluated whole by one task and the least cost wins, ties to the lower direction, so the
+// choice does not depend on the thread count.
+template <int K>
+std::uint32_t split_by_cost(const Mesh& m, const Centroids& cen, const BuildConfig& config,
+                            std::uint32_t* tris, std::uint32_t count) {
+  const int directions = config.all_directions ? DopShape<K>::slabs : 3;
+  std::array<DirectionBest, DopShape<K>::slabs> per_direction;
+  auto evaluate = [&](int dir) {
+    per_direction[dir] = best_along<K>(m, cen, config, tris, count, dir);
+  };
+  if (count >= kParallelDirections) {
+    tbb::parallel_for(0, directions, evaluate);
+  } else {
+    for (int dir = 0; dir < directions; ++dir) evaluate(dir);
+  }
+  DirectionBest best;
+  for (int dir = 0; dir < directions; ++dir) {
+    if (per_direction[dir].candidate.dir >= 0 && per_direction[dir].cost < best.cost) {
+      best = per_direction[dir];
+    }
+  }
+  if (best.candidate.dir < 0) return 0;  // every centroid coincides along every direction
+  constexpr auto dirs = DopShape<K>::directions();
+  return apply(best.candidate, dirs[best.candidate.dir], cen, tris, count);
 }
 
 // Zachmann 1998, section 4.2.

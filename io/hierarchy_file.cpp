@@ -552,15 +552,20 @@ class StructureCheck {
     }
   }
 
-  // first[0] = 0, non-decreasing, last = total: ranges of a section with `total` elements.
-  void ranges(int s, const std::vector<std::uint32_t>& first, std::uint32_t total,
-              const char* what) const {
+  // first[0] = 0, non-decreasing (increasing if each range must be non-empty), last = total:
+  // ranges of a section with `total` elements.
+  void ranges(int s, const std::vector<std::uint32_t>& first, std::uint32_t total, const char* what,
+              bool non_empty = false) const {
     if (first.front() != 0)
       r_.fail(at(s, 0, 4),
               std::string(what) + " start at " + std::to_string(first.front()) + ", expected 0");
     for (std::size_t i = 1; i < first.size(); ++i) {
       if (first[i] < first[i - 1]) {
         r_.fail(at(s, i, 4), std::string(what) + " decrease at entry " + std::to_string(i));
+      }
+      if (non_empty && first[i] == first[i - 1]) {
+        r_.fail(at(s, i, 4), std::string(what) + ": entry " + std::to_string(i - 1) +
+                                 " is empty, expected at least one");
       }
     }
     if (first.back() != total) {
@@ -630,7 +635,8 @@ ObjectFile load_object(const Reader& r, const Header& h) {
   f.sphere_radius = d[7];
   f.root_hull.outside_bound = d[8];
   const StructureCheck check(r, h);
-  check.ranges(kVertexFirst, f.vertex_first, h.vertices, "node vertex ranges");
+  // Tumbling a node needs at least one vertex (simd/tumble_vertices.hpp).
+  check.ranges(kVertexFirst, f.vertex_first, h.vertices, "node vertex ranges", true);
   // An exhaustive hull has no edges: hill-climbing searches every point.
   check.ranges(kHullFirstEdge, f.root_hull.first_edge, h.exhaustive ? 0 : h.hull_edges,
                "hull edge ranges");

@@ -376,6 +376,11 @@ TEST(HierarchyFileErrors, StructuralDamageNamesTheProblem) {
   fix_checksum(bytes);
   EXPECT_THAT(io_error_of([&] { parse_object_file(bytes, "o.kdop"); }),
               HasSubstr("node vertex ranges decrease"));
+  bytes = object;
+  poke(bytes, object_section(6) + 4, std::uint32_t{0});  // vertex_first[1]: node 0 has none
+  fix_checksum(bytes);
+  EXPECT_THAT(io_error_of([&] { parse_object_file(bytes, "o.kdop"); }),
+              HasSubstr("node vertex ranges: entry 0 is empty, expected at least one"));
 }
 
 bool in_section(const std::string& file, int s, std::size_t at) {
