@@ -119,6 +119,43 @@ std::uint32_t bin_of(double key, const Candidate& c) {
   return std::min<std::uint32_t>(c.bins - 1, static_cast<std::uint32_t>(std::max(0.0, scaled)));
 }
 
+// Nodes of at least this many triangles are partitioned in parallel (the top levels).
+constexpr std::uint32_t kParallelPartition = 16384;
+
+// std::stable_partition's result, computed in parallel for a large node: fixed chunks (the same
+// for any thread count) count their left elements, a prefix sum places each chunk, and each
+// chunk scatters its elements in order into a buffer that is copied back.
+template <class Pred>
+std::uint32_t stable_partition_parallel(std::uint32_t* tris, std::uint32_t count, Pred left_of) {
+  if (count < kParallelPartition) {
+    return static_cast<std::uint32_t>(std::stable_partition(tris, tris + count, left_of) - tris);
+  }
+  constexpr std::uint32_t chunk = 4096;
+  const std::uint32_t chunks = (count + chunk - 1) / chunk;
+  std::vector<std::uint8_t> is_left(count);
+  std::vector<std::uint32_t> left_in(chunks + 1, 0);
+  tbb::parallel_for(std::uint32_t{0}, chunks, [&](std::uint32_t c) {
+    std::uint32_t n = 0;
+    for (std::uint32_t i = c * chunk; i < std::min(count, (c + 1) * chunk); ++i) {
+      is_left[i] = left_of(tris[i]);
+      n += is_left[i];
+    }
+    left_in[c + 1] = n;
+  });
+  for (std::uint32_t c = 0; c < chunks; ++c) left_in[c + 1] += left_in[c];
+  const std::uint32_t lefts = left_in[chunks];
+  std::vector<std::uint32_t> out(count);
+  tbb::parallel_for(std::uint32_t{0}, chunks, [&](std::uint32_t c) {
+    const std::uint32_t first = c * chunk;
+    std::uint32_t l = left_in[c], r = lefts + (first - left_in[c]);
+    for (std::uint32_t i = first; i < std::min(count, first + chunk); ++i) {
+      out[is_left[i] ? l++ : r++] = tris[i];
+    }
+  });
+  std::copy(out.begin(), out.end(), tris);
+  return lefts;
+}
+
 // Partitions tris by the candidate; returns the left count.
 std::uint32_t apply(const Candidate& c, const Direction& d, const Centroids& cen,
                     std::uint32_t* tris, std::uint32_t count) {
@@ -133,16 +170,13 @@ std::uint32_t apply(const Candidate& c, const Direction& d, const Centroids& cen
   const int axis = axis_of(d);
   if (c.point == SplitPoint::mean && axis >= 0 && d.x + d.y + d.z > 0) {
     const std::vector<double>& key = cen.axis[axis];
-    return static_cast<std::uint32_t>(
-        std::stable_partition(tris, tris + count,
-                              [&](std::uint32_t t) { return key[t] < c.threshold; }) -
-        tris);
+    return stable_partition_parallel(tris, count,
+                                     [&](std::uint32_t t) { return key[t] < c.threshold; });
   }
-  std::uint32_t* middle = std::stable_partition(tris, tris + count, [&](std::uint32_t t) {
+  return stable_partition_parallel(tris, count, [&](std::uint32_t t) {
     const double k = centroid_key(cen, d, t);
     return c.point == SplitPoint::mean ? k < c.threshold : bin_of(k, c) < c.bin;
   });
-  return static_cast<std::uint32_t>(middle - tris);
 }
 
 // The best candidate along one direction (dir < 0 in the result when there is none).
