@@ -122,64 +122,52 @@ void rules_table(std::ostream& out, const GeneratedScene& scene, std::uint32_t b
   }
 }
 
-void build_targets(std::ostream& out, unsigned threads, bool fcl) {
+// One row of the build-target table: `mesh`, `builder`, `threads`, time and, if given, memory.
+void target_row(std::ostream& out, const Mesh& mesh, const std::string& builder, unsigned threads,
+                double ms, double bytes_per_triangle = -1) {
+  char line[512];
+  std::snprintf(line, sizeof line, "| torus %zu | %s | %u | %.0f | ", mesh.triangle_count(),
+                builder.c_str(), threads, ms);
+  out << line;
+  if (bytes_per_triangle >= 0) out << static_cast<long>(bytes_per_triangle + 0.5) << " ";
+  out << "|\n";
+}
+
+double build_ms(const Mesh& mesh, const BuildConfig& config, unsigned threads) {
+  return timed_ms(threads, [&] { const DopTree<18> t = build_dop_tree<18>(mesh, config); });
+}
+
+// FCL's BVHModel<OBB> and <RSS> of the same mesh (its builder is single-threaded).
+void fcl_rows(std::ostream& out, const Mesh& mesh) {
   const Mesh one = make_torus({0, 0, 0}, 3, 1, 3, 3, 0);  // FCL's object: negligible
+  for (bench::FclBv bv : {bench::FclBv::obb, bench::FclBv::rss}) {
+    const double ms = timed_ms(1, [&] { bench::FclPeer peer(mesh, one, bv); });
+    target_row(out, mesh, std::string(bench::to_string(bv)) + " (FCL)", 1, ms);
+  }
+}
+
+void build_targets(std::ostream& out, unsigned threads, bool fcl) {
   out << "\n### Build targets (environment role, leaf size 1, 18-DOP)\n\n"
       << "| mesh | builder | threads | build ms | peak RSS growth, B/tri |\n"
       << "|---|---|--:|--:|--:|\n";
-  char line[512];
-  // 1,000,000 triangles first, while the process is small, so its peak RSS is the build's.
+  const BuildConfig splatter = BuildConfig::environment_defaults();
   {
+    // 1,000,000 triangles first, while the process is small, so its peak RSS is the build's.
     const Mesh big = make_torus({0, 0, 0}, 3, 1, 2000, 250, 0.15);
     const double base = peak_rss_bytes();
-    const double ms = timed_ms(threads, [&] {
-      const DopTree<18> t = build_dop_tree<18>(big, BuildConfig::environment_defaults());
-    });
-    const double per_tri = (peak_rss_bytes() - base) / big.triangle_count();
-    std::snprintf(line, sizeof line, "| torus %zu | splatter / mean | %u | %.0f | %.0f |\n",
-                  big.triangle_count(), threads, ms, per_tri);
-    out << line;
-    const double ms1 = timed_ms(1, [&] {
-      const DopTree<18> t = build_dop_tree<18>(big, BuildConfig::environment_defaults());
-    });
-    std::snprintf(line, sizeof line, "| torus %zu | splatter / mean | 1 | %.0f | |\n",
-                  big.triangle_count(), ms1);
-    out << line;
-    if (fcl) {
-      for (bench::FclBv bv : {bench::FclBv::obb, bench::FclBv::rss}) {
-        const double f = timed_ms(1, [&] { bench::FclPeer peer(big, one, bv); });
-        std::snprintf(line, sizeof line, "| torus %zu | %s (FCL) | 1 | %.0f | |\n",
-                      big.triangle_count(), bench::to_string(bv), f);
-        out << line;
-      }
-    }
+    const double ms = build_ms(big, splatter, threads);
+    target_row(out, big, "splatter / mean", threads, ms,
+               (peak_rss_bytes() - base) / big.triangle_count());
+    target_row(out, big, "splatter / mean", 1, build_ms(big, splatter, 1));
+    if (fcl) fcl_rows(out, big);
   }
-  {
-    const Mesh mid = make_torus({0, 0, 0}, 3, 1, 425, 200, 0.15);
-    BuildConfig min_sum = BuildConfig::environment_defaults();
-    min_sum.rule = SplitRule::min_sum;
-    for (unsigned t : {1u, threads}) {
-      const double ms =
-          timed_ms(t, [&] { const DopTree<18> tree = build_dop_tree<18>(mid, min_sum); });
-      std::snprintf(line, sizeof line, "| torus %zu | min-sum / mean | %u | %.0f | |\n",
-                    mid.triangle_count(), t, ms);
-      out << line;
-    }
-    const double ms = timed_ms(1, [&] {
-      const DopTree<18> t = build_dop_tree<18>(mid, BuildConfig::environment_defaults());
-    });
-    std::snprintf(line, sizeof line, "| torus %zu | splatter / mean | 1 | %.0f | |\n",
-                  mid.triangle_count(), ms);
-    out << line;
-    if (fcl) {
-      for (bench::FclBv bv : {bench::FclBv::obb, bench::FclBv::rss}) {
-        const double f = timed_ms(1, [&] { bench::FclPeer peer(mid, one, bv); });
-        std::snprintf(line, sizeof line, "| torus %zu | %s (FCL) | 1 | %.0f | |\n",
-                      mid.triangle_count(), bench::to_string(bv), f);
-        out << line;
-      }
-    }
-  }
+  const Mesh mid = make_torus({0, 0, 0}, 3, 1, 425, 200, 0.15);
+  BuildConfig min_sum = splatter;
+  min_sum.rule = SplitRule::min_sum;
+  for (unsigned t : {1u, threads})
+    target_row(out, mid, "min-sum / mean", t, build_ms(mid, min_sum, t));
+  target_row(out, mid, "splatter / mean", 1, build_ms(mid, splatter, 1));
+  if (fcl) fcl_rows(out, mid);
 }
 
 }  // namespace
