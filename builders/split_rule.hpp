@@ -9,9 +9,13 @@
 //                            `candidates` evenly spaced bins), each costed by the exact volumes
 //                            of the two children's k-DOPs (builders/dop_volume.hpp)
 //   surface-area             the same candidates, cost area(L) |L| + area(R) |R|
-//   zachmann                 seeds at a near-farthest pair of centroids, the rest in order along
-//                            the direction most parallel to them, each to the child whose k-DOP
-//                            grows less (sum of slab widths, a cheap stand-in for volume)
+//   zachmann                 seeds at a near-farthest pair of centroids, the rest sorted along
+//                            the direction most parallel to them and taken from both ends, each
+//                            to the child whose k-DOP grows less (sum of slab widths, a cheap
+//                            stand-in for volume; docs/design-notes.md)
+//
+// Nodes of 16,384 triangles and more (the top levels) partition in parallel and evaluate the
+// volume rules' directions as parallel tasks; the result is the same for any thread count.
 #include <array>
 #include <cstdint>
 #include <vector>
