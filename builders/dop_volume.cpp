@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "geometry/int_matrix.hpp"
 #include "geometry/predicates.hpp"
 
 namespace kdop {
@@ -111,25 +112,17 @@ struct DualHull {
   }
 };
 
-// Solves n_q[i] . v = s[q[i]] for i < 3 by the adjugate of the integer normals (entries in
-// {-1, 0, 1}: the adjugate and determinant are exact). False if the normals are dependent.
+// Solves n_q[i] . v = s[q[i]] for i < 3 (geometry/int_matrix.hpp). False if the normals are
+// dependent.
 bool solve_three_planes(const auto& n, const double* s, const int q[3], Vec3& v) {
-  const int m[3][3] = {{n[q[0]].x, n[q[0]].y, n[q[0]].z},
-                       {n[q[1]].x, n[q[1]].y, n[q[1]].z},
-                       {n[q[2]].x, n[q[2]].y, n[q[2]].z}};
-  int adj[3][3];
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      const int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
-      adj[i][j] = m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0];
-    }
-  }
-  const int det = m[0][0] * adj[0][0] + m[0][1] * adj[1][0] + m[0][2] * adj[2][0];
+  const IntMatrix m{{{n[q[0]].x, n[q[0]].y, n[q[0]].z},
+                     {n[q[1]].x, n[q[1]].y, n[q[1]].z},
+                     {n[q[2]].x, n[q[2]].y, n[q[2]].z}}};
+  const int det = determinant(m);
   if (det == 0) return false;
+  const double h[3] = {s[q[0]], s[q[1]], s[q[2]]};
   double x[3];
-  for (int r = 0; r < 3; ++r) {
-    x[r] = (adj[r][0] * s[q[0]] + adj[r][1] * s[q[1]] + adj[r][2] * s[q[2]]) / det;
-  }
+  solve_with_adjugate(adjugate(m), det, h, x);
   v = {x[0], x[1], x[2]};
   return true;
 }

@@ -3,33 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "geometry/int_matrix.hpp"
+
 namespace kdop {
-namespace {
-
-struct IntMatrix {
-  int m[3][3];
-};
-
-int determinant(const IntMatrix& a) {
-  return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]) -
-         a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0]) +
-         a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);
-}
-
-// Adjugate (transposed cofactors): a^-1 = adj / det. Entries are small integers, so adj * h
-// costs three roundings per component.
-IntMatrix adjugate(const IntMatrix& a) {
-  IntMatrix r{};
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      const int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
-      r.m[i][j] = a.m[r0][c0] * a.m[r1][c1] - a.m[r0][c1] * a.m[r1][c0];
-    }
-  }
-  return r;
-}
-
-}  // namespace
 
 template <int K>
 DopVertices dop_vertices(const double* lo, const double* hi) {
@@ -56,9 +32,7 @@ DopVertices dop_vertices(const double* lo, const double* hi) {
           const double h[3] = {(side & 1) ? hi[i] : lo[i], (side & 2) ? hi[j] : lo[j],
                                (side & 4) ? hi[k] : lo[k]};
           double x[3];
-          for (int r = 0; r < 3; ++r) {
-            x[r] = (adj.m[r][0] * h[0] + adj.m[r][1] * h[1] + adj.m[r][2] * h[2]) / det;
-          }
+          solve_with_adjugate(adj, det, h, x);
           bool inside = true;
           for (int m = 0; m < S && inside; ++m) {
             const double d = project(dirs[m], x[0], x[1], x[2]);
