@@ -143,21 +143,17 @@ DopMeasure dop_measure(const double* lo, const double* hi, const Vec3& inside) {
   // the boundary moves off every plane that some direction crosses).
   Vec3 c = inside;
   for (int j = 0; j < S; ++j) {
-    center_on_chord<K>(lo, hi, {double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)}, c);
+    center_on_chord<K>(lo, hi, to_vec3(dirs[j]), c);
   }
-  std::array<Vec3, P> normal;
-  std::array<Direction, P> normal_int;
+  std::array<Direction, P> normal;  // outward
   std::array<double, P> slack;
   double widest = 0;
   for (int j = 0; j < S; ++j) {
-    const Vec3 n{double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
-    widest = std::max(widest, (hi[j] - lo[j]) / norm(n));
-    normal_int[2 * j] = dirs[j];
-    normal_int[2 * j + 1] = {-dirs[j].x, -dirs[j].y, -dirs[j].z};
+    widest = std::max(widest, (hi[j] - lo[j]) / norm(dirs[j]));
     const double p = project(dirs[j], c.x, c.y, c.z);
-    normal[2 * j] = n;
+    normal[2 * j] = dirs[j];
     slack[2 * j] = hi[j] - p;
-    normal[2 * j + 1] = -1.0 * n;
+    normal[2 * j + 1] = {-dirs[j].x, -dirs[j].y, -dirs[j].z};
     slack[2 * j + 1] = p - lo[j];
   }
   // No interior point, or none farther than rounding noise from a plane: a flat DOP, whose
@@ -179,7 +175,7 @@ DopMeasure dop_measure(const double* lo, const double* hi, const Vec3& inside) {
     for (int q = 0; q < P; ++q) {
       if (q != 0 && q != 1 && q != 2 && q != 4) plane_of[n++] = q;
     }
-    for (int i = 0; i < P; ++i) dual[i] = (1 / slack[plane_of[i]]) * normal[plane_of[i]];
+    for (int i = 0; i < P; ++i) dual[i] = (1 / slack[plane_of[i]]) * to_vec3(normal[plane_of[i]]);
   }
   DualHull<P> hull;
   hull.build(dual.data(), P);
@@ -195,7 +191,7 @@ DopMeasure dop_measure(const double* lo, const double* hi, const Vec3& inside) {
     if (!hull.alive[f]) continue;
     const int q[3] = {plane_of[hull.face[f][0]], plane_of[hull.face[f][1]],
                       plane_of[hull.face[f][2]]};
-    solved[f] = solve_three_planes(normal_int, slack.data(), q, vertex[f]);
+    solved[f] = solve_three_planes(normal, slack.data(), q, vertex[f]);
     unsolved += !solved[f];
   }
   for (int pass = 0; unsolved > 0 && pass < DualHull<P>::max_faces; ++pass) {
@@ -218,7 +214,7 @@ DopMeasure dop_measure(const double* lo, const double* hi, const Vec3& inside) {
       const int a = hull.face[f][e], b = hull.face[f][(e + 1) % 3];
       const Vec3& other = vertex[hull.edge_face[b][a]];
       const int q = plane_of[a];
-      face_six_volume[a] += dot(normal[q], cross(vertex[f], other)) * slack[q];
+      face_six_volume[a] += dot(to_vec3(normal[q]), cross(vertex[f], other)) * slack[q];
     }
   }
   // With foot = (s / |n|^2) n: 6 V_face = (s / |n|^2) n . (v_f x v_g) summed, and the face's
@@ -227,7 +223,7 @@ DopMeasure dop_measure(const double* lo, const double* hi, const Vec3& inside) {
   double six_volume = 0;
   for (int a = 0; a < P; ++a) {
     const int q = plane_of[a];
-    const double nn = dot(normal[q], normal[q]);
+    const double nn = dot(to_vec3(normal[q]), to_vec3(normal[q]));
     const double six = face_six_volume[a] / nn;
     six_volume += six;
     out.area += std::fabs(six) / 2 / (slack[q] / std::sqrt(nn));

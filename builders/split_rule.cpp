@@ -69,7 +69,7 @@ struct TriangleSet {
     double w = 0;
     for (int j = 0; j < S; ++j) {
       const Direction& d = dirs[j];
-      w += (hi[j] - lo[j]) / std::sqrt(double(d.x * d.x + d.y * d.y + d.z * d.z));
+      w += (hi[j] - lo[j]) / norm(d);
     }
     return w;
   }
@@ -301,8 +301,7 @@ std::uint32_t split_zachmann(const Mesh& m, const Centroids& cen, std::uint32_t*
   double best_cos = -1;
   for (int k = 0; k < DopShape<K>::slabs; ++k) {
     const Direction& d = dirs[k];
-    const double c =
-        std::fabs(project(d, u.x, u.y, u.z)) / std::sqrt(double(d.x * d.x + d.y * d.y + d.z * d.z));
+    const double c = std::fabs(project(d, u.x, u.y, u.z)) / norm(d);
     if (c > best_cos) best_cos = c, dir = k;
   }
   const std::uint32_t seed_l = tris[i], seed_r = tris[j];

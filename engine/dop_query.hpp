@@ -426,9 +426,7 @@ bool sphere_misses_root(const DopTree<K>& env, const FlyingDopTree<K>& fly, cons
   const float* b = env.node_bounds(0);
   for (int j = 0; j < Shape::slabs; ++j) {
     const double d = project(dirs[j], c.x, c.y, c.z);
-    const double n2 =
-        std::sqrt(double(dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z));
-    const double reach = r * n2 * (1 + 0x1p-50) + projection_error_bound(scale);
+    const double reach = r * norm(dirs[j]) * (1 + 0x1p-50) + projection_error_bound(scale);
     if (d - reach > b[Shape::lanes + j] || d + reach < b[j]) return true;
   }
   return false;

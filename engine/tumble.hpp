@@ -117,7 +117,7 @@ template <class Arch = simd::ScalarArch, int K>
 void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f) {
   constexpr auto dirs = DopShape<K>::directions();
   for (int j = 0; j < DopShape<K>::slabs; ++j) {
-    const Vec3 n{double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
+    const Vec3 n = to_vec3(dirs[j]);
     const double c = n.x * pose.t[0] + n.y * pose.t[1] + n.z * pose.t[2];
     affine_entry<Arch>(fly, pose, n, c, f.hi_at[j], f.hi_w[j], f.hi_pad[j]);
     affine_entry<Arch>(fly, pose, Vec3{-n.x, -n.y, -n.z}, -c, f.lo_at[j], f.lo_w[j], f.lo_pad[j]);

@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "geometry/vec3.hpp"
+
 namespace kdop {
 
 struct Direction {
@@ -59,6 +61,14 @@ struct DopShape {
     return d;
   }
 };
+
+// A direction as a double vector, and its length (1, sqrt 2 or sqrt 3).
+inline Vec3 to_vec3(const Direction& n) {
+  return {double(n.x), double(n.y), double(n.z)};
+}
+inline double norm(const Direction& n) {
+  return std::sqrt(double(n.x * n.x + n.y * n.y + n.z * n.z));
+}
 
 // n . p in double for an integer direction (no multiplications).
 inline double project(const Direction& n, double x, double y, double z) {

@@ -25,8 +25,7 @@ NormalFan build_fan() {
   double lo[S], hi[S];
   constexpr auto dirs = DopShape<K>::directions();
   for (int j = 0; j < S; ++j) {
-    hi[j] =
-        std::sqrt(double(dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z));
+    hi[j] = norm(dirs[j]);
     lo[j] = -hi[j];
   }
   const DopVertices generic = dop_vertices<K>(lo, hi);
