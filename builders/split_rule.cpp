@@ -64,12 +64,14 @@ struct TriangleSet {
   }
 
   // Sum of slab widths (hi - lo) / |n_j|: how much the set spreads, cheap.
-  double width_sum() const {
+  double width_sum() const { return width_sum_with(*this); }
+
+  // The same for the union with o, without forming it.
+  double width_sum_with(const TriangleSet& o) const {
     constexpr auto dirs = DopShape<K>::directions();
     double w = 0;
     for (int j = 0; j < S; ++j) {
-      const Direction& d = dirs[j];
-      w += (hi[j] - lo[j]) / norm(d);
+      w += (std::max(hi[j], o.hi[j]) - std::min(lo[j], o.lo[j])) / norm(dirs[j]);
     }
     return w;
   }
@@ -322,28 +324,24 @@ std::uint32_t split_zachmann(const Mesh& m, const Centroids& cen, std::uint32_t*
   TriangleSet<K> l, r;
   l.add(m, cen, seed_l);
   r.add(m, cen, seed_r);
+  double width_l = l.width_sum(), width_r = r.width_sum();
   std::vector<std::uint32_t> left{seed_l}, right{seed_r};
   std::size_t lo = 0, hi = rest.size();
   for (std::size_t step = 0; lo < hi; ++step) {
     const bool from_low = step % 2 == 0;
     const std::uint32_t t = from_low ? rest[lo++] : rest[--hi];
-    TriangleSet<K> l_grown = l, r_grown = r;
-    l_grown.add(m, cen, t);
-    r_grown.add(m, cen, t);
-    const double grow_l = l_grown.width_sum() - l.width_sum();
-    const double grow_r = r_grown.width_sum() - r.width_sum();
+    TriangleSet<K> one;
+    one.add(m, cen, t);
+    const double grown_l = l.width_sum_with(one), grown_r = r.width_sum_with(one);
+    const double grow_l = grown_l - width_l, grow_r = grown_r - width_r;
     bool to_left = grow_l < grow_r;
     if (grow_l == grow_r) {
       // Equal growth: the set with fewer triangles; equal counts: the seed on t's side.
       to_left = l.count != r.count ? l.count < r.count : from_low == seed_l_low;
     }
-    if (to_left) {
-      l = l_grown;
-      left.push_back(t);
-    } else {
-      r = r_grown;
-      right.push_back(t);
-    }
+    (to_left ? l : r).merge(one);
+    (to_left ? width_l : width_r) = to_left ? grown_l : grown_r;
+    (to_left ? left : right).push_back(t);
   }
   std::copy(left.begin(), left.end(), tris);
   std::copy(right.begin(), right.end(), tris + left.size());
