@@ -10,7 +10,6 @@
 #include <array>
 #include <bit>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -349,7 +348,7 @@ Header Reader::header(HierarchyRole expected_role) const {
                     std::to_string(h.k) + " at byte " + std::to_string(kKAt));
   }
   h.lanes = get<std::uint8_t>(in_, kLanesAt);
-  const int lanes = (h.k / 2 + 3) / 4 * 4;
+  const int lanes = with_dop_k(h.bv, []<int K>() { return DopShape<K>::lanes; });
   if (h.lanes != lanes) {
     fail(kLanesAt, std::to_string(h.lanes) + " lanes per DOP, expected " + std::to_string(lanes) +
                        " for K = " + std::to_string(h.k));
@@ -359,16 +358,16 @@ Header Reader::header(HierarchyRole expected_role) const {
     fail(kRoleAt, "role code " + std::to_string(role) + ", expected 0 (env) or 1 (object)");
   h.role = static_cast<HierarchyRole>(role);
   if (h.role != expected_role) {
-    fail(kRoleAt, std::string("holds an ") + (h.role == HierarchyRole::object ? "object" : "env") +
-                      " hierarchy, expected an " + to_string(expected_role) +
-                      " one (build it with --role " + to_string(expected_role) + ")");
+    fail(kRoleAt, std::string("holds an ") + to_string(h.role) + " hierarchy, expected an " +
+                      to_string(expected_role) + " one (build it with --role " +
+                      to_string(expected_role) + ")");
   }
   const auto rule = static_cast<SplitRule>(get<std::uint8_t>(in_, kRuleAt));
-  if (std::string(to_string(rule)) == "?") {
+  if (std::strcmp(to_string(rule), "?") == 0) {
     fail(kRuleAt, "unknown split rule code " + std::to_string(static_cast<int>(rule)));
   }
   const auto point = static_cast<SplitPoint>(get<std::uint8_t>(in_, kSplitPointAt));
-  if (std::string(to_string(point)) == "?") {
+  if (std::strcmp(to_string(point), "?") == 0) {
     fail(kSplitPointAt, "unknown split point code " + std::to_string(static_cast<int>(point)));
   }
   const auto flag = [&](std::uint64_t at) {
@@ -637,9 +636,8 @@ ObjectFile load_object(const Reader& r, const Header& h) {
   const StructureCheck check(r, h);
   // Tumbling a node needs at least one vertex (simd/tumble_vertices.hpp).
   check.ranges(kVertexFirst, f.vertex_first, h.vertices, "node vertex ranges", true);
-  // An exhaustive hull has no edges: hill-climbing searches every point.
-  check.ranges(kHullFirstEdge, f.root_hull.first_edge, h.exhaustive ? 0 : h.hull_edges,
-               "hull edge ranges");
+  // An exhaustive hull has no edges (the header checks hull_edges == 0 then).
+  check.ranges(kHullFirstEdge, f.root_hull.first_edge, h.hull_edges, "hull edge ranges");
   check.indices(kHullEdges, f.root_hull.edges, h.hull_points, "hull edge to point");
   check.indices(kClimbStartsSection, f.root_starts.vertex, h.hull_points, "climb start point");
   return {std::move(f), h.config};
