@@ -38,7 +38,7 @@ struct BatchConfig {
   std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
   std::optional<simd::Isa> isa;          // default: simd::select_isa() (the best, or KDOP_ISA)
   unsigned threads = 0;                  // 0: every hardware thread
-  std::uint32_t block_size = 64;         // poses per task
+  std::uint32_t block_size = 64;         // most poses per task (fewer: a chunk has >= 32 tasks)
 };
 
 struct PoseTask {

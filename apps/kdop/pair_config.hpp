@@ -6,14 +6,16 @@
 
 namespace kdop::cli {
 
-// Which options a command takes: a hierarchy's (--bv, --k, --rule, --split), or a pair's (also
-// both leaf sizes, --tumble and --descent).
+// Which options a command takes: a hierarchy's (--bv, --k, --rule, --split, --bins,
+// --all-directions), or a pair's (also both leaf sizes, --tumble and --descent).
 enum class OptionSet { hierarchy, pair };
 
 inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set = OptionSet::pair) {
   command.add_option("--bv", o.bv,
-                     "Bounding volume: kdop6, kdop14, kdop18, kdop26 (default: kdop18, or a "
-                     "hierarchy file's)");
+                     set == OptionSet::pair
+                         ? "Bounding volume: kdop6, kdop14, kdop18, kdop26 (default: kdop18, or "
+                           "a hierarchy file's)"
+                         : "Bounding volume: kdop6, kdop14, kdop18, kdop26 (default: kdop18)");
   command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26)");
   command
       .add_option("--rule", o.rule,
