@@ -36,13 +36,7 @@ DopBatch<K> make_batch(DopTree<K>&& environment, std::vector<ObjectHierarchy>& o
                        simd::Isa isa, unsigned threads) {
   DopBatch<K> b{std::move(environment), {}, dop_query_for<K>(isa), {}};
   for (ObjectHierarchy& o : objects) {
-    FlyingDopTree<K>* fly = std::get_if<FlyingDopTree<K>>(&o);
-    if (fly == nullptr) {
-      throw std::invalid_argument(
-          std::string("the environment hierarchy is ") + to_string(bv_type_for<K>()) +
-          " but object " + std::to_string(b.objects.size()) + "'s is " + to_string(bv_type(o)));
-    }
-    b.objects.push_back(std::move(*fly));
+    b.objects.push_back(take_object<K>(o, "object " + std::to_string(b.objects.size()) + "'s"));
   }
   // Every worker's scratch is sized here, once, whichever workers a run ends up using.
   b.workers.resize(threads);

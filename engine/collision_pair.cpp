@@ -40,13 +40,8 @@ namespace {
 
 template <int K>
 DopPair<K> make_dop_pair(DopTree<K>&& environment, ObjectHierarchy& object, simd::Isa isa) {
-  FlyingDopTree<K>* fly = std::get_if<FlyingDopTree<K>>(&object);
-  if (fly == nullptr) {
-    throw std::invalid_argument(std::string("the environment hierarchy is ") +
-                                to_string(bv_type_for<K>()) + " but the object's is " +
-                                to_string(bv_type(object)));
-  }
-  return DopPair<K>{std::move(environment), std::move(*fly), {}, dop_query_for<K>(isa)};
+  return DopPair<K>{
+      std::move(environment), take_object<K>(object, "the object's"), {}, dop_query_for<K>(isa)};
 }
 
 }  // namespace

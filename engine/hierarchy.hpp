@@ -3,6 +3,9 @@
 // (std::visit) and never per node. An environment is a DopTree, a moving object a FlyingDopTree;
 // both come from the builders or from hierarchy files (io/hierarchy_file.hpp).
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <variant>
 
 #include "builders/build_config.hpp"
@@ -29,8 +32,24 @@ EnvironmentHierarchy build_environment_hierarchy(const Mesh& mesh, BvType bv,
                                                  const BuildConfig& config);
 ObjectHierarchy build_object_hierarchy(const Mesh& mesh, BvType bv, const BuildConfig& config);
 
+// The object's FlyingDopTree<K>, moved out; std::invalid_argument naming `whose` ("the
+// object's", "object 2's") when the object is of another K than the environment.
+template <int K>
+FlyingDopTree<K> take_object(ObjectHierarchy& object, const std::string& whose);
+
 BvType bv_type(const EnvironmentHierarchy& h);
 BvType bv_type(const ObjectHierarchy& h);
+
+template <int K>
+FlyingDopTree<K> take_object(ObjectHierarchy& object, const std::string& whose) {
+  FlyingDopTree<K>* fly = std::get_if<FlyingDopTree<K>>(&object);
+  if (fly == nullptr) {
+    throw std::invalid_argument(std::string("the environment hierarchy is ") +
+                                to_string(bv_type_for<K>()) + " but " + whose + " is " +
+                                to_string(bv_type(object)));
+  }
+  return std::move(*fly);
+}
 std::uint32_t triangle_count(const EnvironmentHierarchy& h);
 std::uint32_t triangle_count(const ObjectHierarchy& h);
 
