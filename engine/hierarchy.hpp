@@ -32,6 +32,16 @@ EnvironmentHierarchy build_environment_hierarchy(const Mesh& mesh, BvType bv,
                                                  const BuildConfig& config);
 ObjectHierarchy build_object_hierarchy(const Mesh& mesh, BvType bv, const BuildConfig& config);
 
+// The topology of either kind of tree.
+template <int K>
+const TreeTopology& topology_of(const DopTree<K>& t) {
+  return t.topology;
+}
+template <int K>
+const TreeTopology& topology_of(const FlyingDopTree<K>& f) {
+  return f.tree.topology;
+}
+
 // The object's FlyingDopTree<K>, moved out; std::invalid_argument naming `whose` ("the
 // object's", "object 2's") when the object is of another K than the environment.
 template <int K>

@@ -46,14 +46,14 @@ int run_build(const BuildArgs& args) {
   const auto t0 = Clock::now();
   std::string bytes;
   std::uint32_t nodes = 0;
+  auto encode = [&](const auto& hierarchy) {
+    nodes = std::visit([](const auto& t) { return topology_of(t).node_count(); }, hierarchy);
+    bytes = format_hierarchy_file(hierarchy, config);
+  };
   if (object) {
-    const ObjectHierarchy h = build_object_hierarchy(mesh, pair.bv, config);
-    nodes = std::visit([](const auto& f) { return f.tree.topology.node_count(); }, h);
-    bytes = format_hierarchy_file(h, config);
+    encode(build_object_hierarchy(mesh, pair.bv, config));
   } else {
-    const EnvironmentHierarchy h = build_environment_hierarchy(mesh, pair.bv, config);
-    nodes = std::visit([](const auto& t) { return t.topology.node_count(); }, h);
-    bytes = format_hierarchy_file(h, config);
+    encode(build_environment_hierarchy(mesh, pair.bv, config));
   }
   const auto t1 = Clock::now();
   register_output_file(args.out);

@@ -47,12 +47,12 @@ class BvAgreement {
   std::string first_path_;
 };
 
-// A file's hierarchy is built already: build options other than the defaults that would have
-// shaped it get a one-line note (not an error: the same command line may mix files and meshes).
+// A file's hierarchy is built already: build options other than the role's defaults that would
+// have shaped it get a one-line note (not an error: the same command line may mix files and
+// meshes).
 void note_ignored_options(const std::string& path, const BuildConfig& file,
-                          const BuildConfig& asked, const char* leaf_flag,
-                          std::uint32_t default_leaf) {
-  const BuildConfig defaults;
+                          const BuildConfig& asked, const BuildConfig& defaults,
+                          const char* leaf_flag) {
   std::string ignored;
   auto add = [&](const char* flag) {
     ignored += ignored.empty() ? flag : std::string(", ") + flag;
@@ -60,8 +60,8 @@ void note_ignored_options(const std::string& path, const BuildConfig& file,
   if (asked.rule != defaults.rule) add("--rule");
   if (asked.split_point != defaults.split_point) add("--split");
   if (asked.candidates != defaults.candidates) add("--bins");
-  if (asked.all_directions) add("--all-directions");
-  if (asked.leaf_size != default_leaf) add(leaf_flag);
+  if (asked.all_directions != defaults.all_directions) add("--all-directions");
+  if (asked.leaf_size != defaults.leaf_size) add(leaf_flag);
   if (ignored.empty()) return;
   std::fprintf(
       stderr,
@@ -74,48 +74,45 @@ void note_ignored_options(const std::string& path, const BuildConfig& file,
 
 Inputs load_inputs(const std::string& environment, const std::vector<std::string>& objects,
                    const BuildOptions& options, const PairConfig& config) {
-  // Files first: they fix the BV type the meshes are built with.
   Inputs in;
   BvAgreement agreement(options, config.bv);
+  // A hierarchy file of either role: read (timed), its ignored options noted, its BV agreed.
+  auto load = [&](const std::string& path, auto read, const BuildConfig& asked,
+                  const BuildConfig& defaults, const char* leaf_flag) {
+    const auto t0 = Clock::now();
+    auto file = read(path);
+    in.build_ms += ms_since(t0);
+    note_ignored_options(path, file.config, asked, defaults, leaf_flag);
+    agreement.add(bv_type(file.hierarchy), path);
+    return std::move(file.hierarchy);
+  };
+  // A mesh of either role, built (timed) with the BV type the files fixed.
+  auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c) {
+    const Mesh mesh = read_mesh(path);
+    const auto t0 = Clock::now();
+    auto h = build_hierarchy(mesh, agreement.bv(), c);
+    in.build_ms += ms_since(t0);
+    return h;
+  };
+
+  // Files first: they fix the BV type the meshes are built with.
   std::optional<EnvironmentHierarchy> env;
   std::vector<std::optional<ObjectHierarchy>> loaded(objects.size());
   if (is_hierarchy_file(environment)) {
-    const auto t0 = Clock::now();
-    EnvironmentFile file = read_environment_file(environment);
-    in.build_ms += ms_since(t0);
-    note_ignored_options(environment, file.config, config.environment, "--env-leaf",
-                         BuildConfig::environment_defaults().leaf_size);
-    env = std::move(file.hierarchy);
-    agreement.add(bv_type(*env), environment);
+    env = load(environment, read_environment_file, config.environment,
+               BuildConfig::environment_defaults(), "--env-leaf");
   }
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    if (!is_hierarchy_file(objects[i])) continue;
-    const auto t0 = Clock::now();
-    ObjectFile file = read_object_file(objects[i]);
-    in.build_ms += ms_since(t0);
-    note_ignored_options(objects[i], file.config, config.object, "--object-leaf",
-                         BuildConfig::object_defaults().leaf_size);
-    loaded[i] = std::move(file.hierarchy);
-    agreement.add(bv_type(*loaded[i]), objects[i]);
-  }
-  in.bv = agreement.bv();
-  if (env) {
-    in.environment = std::move(*env);
-  } else {
-    const Mesh mesh = read_mesh(environment);
-    const auto t0 = Clock::now();
-    in.environment = build_environment_hierarchy(mesh, in.bv, config.environment);
-    in.build_ms += ms_since(t0);
-  }
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    if (loaded[i]) {
-      in.objects.push_back(std::move(*loaded[i]));
-      continue;
+    if (is_hierarchy_file(objects[i])) {
+      loaded[i] = load(objects[i], read_object_file, config.object, BuildConfig::object_defaults(),
+                       "--object-leaf");
     }
-    const Mesh mesh = read_mesh(objects[i]);
-    const auto t0 = Clock::now();
-    in.objects.push_back(build_object_hierarchy(mesh, in.bv, config.object));
-    in.build_ms += ms_since(t0);
+  }
+  in.environment =
+      env ? std::move(*env) : build(environment, build_environment_hierarchy, config.environment);
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    in.objects.push_back(loaded[i] ? std::move(*loaded[i])
+                                   : build(objects[i], build_object_hierarchy, config.object));
   }
   return in;
 }

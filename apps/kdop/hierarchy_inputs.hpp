@@ -12,7 +12,6 @@
 namespace kdop::cli {
 
 struct Inputs {
-  BvType bv = BvType::kdop18;
   EnvironmentHierarchy environment;
   std::vector<ObjectHierarchy> objects;
   double build_ms = 0;  // building or loading the hierarchies (reading meshes not included)
