@@ -27,6 +27,13 @@ class StaggeredArrays {
     storage_.assign(stride_ * static_cast<std::size_t>(arrays), value);
   }
 
+  // The same layout, filled with a copy of a whole allocation as data() gives it (gaps included),
+  // in one pass.
+  void assign_copy(int arrays, std::size_t size, std::size_t padding, const T* all) {
+    stride_ = stride_for(size, padding);
+    storage_.assign(all, all + stride_ * static_cast<std::size_t>(arrays));
+  }
+
   // Elements from one array's start to the next: size + padding rounded up to an odd number of
   // cache lines.
   static std::size_t stride_for(std::size_t size, std::size_t padding) {
