@@ -9,7 +9,7 @@ namespace kdop {
 
 LeafFloats leaf_floats(const LeafTriangles& t) {
   LeafFloats f;
-  f.arrays.assign(20, t.size(), LeafFloats::padding, 0.0f);
+  f.arrays.assign(LeafFloats::array_count, t.size(), LeafFloats::padding, 0.0f);
   for (std::uint32_t s = 0; s < t.size(); ++s) {
     for (int a = 0; a < 3; ++a) {
       const double* coord[3] = {t.corners[3 * a], t.corners[3 * a + 1], t.corners[3 * a + 2]};

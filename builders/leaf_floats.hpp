@@ -15,6 +15,7 @@ namespace kdop {
 
 struct LeafFloats {
   static constexpr std::uint32_t padding = 16;
+  static constexpr int array_count = 20;
   // The 20 arrays in one staggered allocation (geometry/staggered_arrays.hpp): the prefilter
   // reads all of them per slot. Box lo per axis: arrays 0-2, hi: 3-5; corner c: x 6 + c,
   // y 9 + c, z 12 + c; unit normal (zero if degenerate): 15-17; range of n . corner over the

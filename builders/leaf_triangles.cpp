@@ -8,7 +8,7 @@ namespace kdop {
 LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uint32_t>& order) {
   LeafTriangles out;
   const std::size_t n = order.size();
-  out.corners.assign(9, n, 0, 0.0);
+  out.corners.assign(LeafTriangles::array_count, n, 0, 0.0);
   out.original = order;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384),
                     [&](const tbb::blocked_range<std::size_t>& range) {

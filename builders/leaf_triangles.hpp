@@ -17,6 +17,7 @@
 namespace kdop {
 
 struct LeafTriangles {
+  static constexpr int array_count = 9;
   StaggeredArrays<double> corners;  // x of corner c: array c; y: 3 + c; z: 6 + c
   std::vector<std::uint32_t> original;
 

@@ -60,7 +60,8 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     tumbled.assign(nodes * DopShape<K>::floats, 0.0f);
     tumble_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
-    moved.assign(9, slots, 0, 0.0);
+    moved.assign(LeafTriangles::array_count, slots, 0,
+                 0.0);  // the same layout as the leaf triangles
     epoch = 0;
     frontier_valid = false;
   }

@@ -113,11 +113,12 @@ std::array<std::uint64_t, kSections> section_bytes(const Header& h) {
   b[kChildOrFirst] = b[kLeafCount] = b[kSize] = 4 * nodes;
   b[kBounds] = 4 * nodes * 2 * h.lanes;
   b[kOriginal] = 4 * tris;
-  b[kCorners] = 8 * 9 * StaggeredArrays<double>::stride_for(tris, 0);
+  b[kCorners] = 8 * LeafTriangles::array_count * StaggeredArrays<double>::stride_for(tris, 0);
   if (!object) return b;
   b[kVertexFirst] = 4 * (nodes + 1);
   b[kVx] = b[kVy] = b[kVz] = 4 * std::uint64_t{h.vertices};
-  b[kLeafFloats] = 4 * 20 * StaggeredArrays<float>::stride_for(tris, LeafFloats::padding);
+  b[kLeafFloats] =
+      4 * LeafFloats::array_count * StaggeredArrays<float>::stride_for(tris, LeafFloats::padding);
   b[kHullPoints] = 24 * std::uint64_t{h.hull_points};
   b[kHullFirstEdge] = 4 * (std::uint64_t{h.hull_points} + 1);
   b[kHullEdges] = 4 * std::uint64_t{h.hull_edges};
@@ -600,7 +601,7 @@ void load_tree(const Reader& r, const Header& h, DopTree<K>& t) {
   r.copy(h, kBounds, t.bounds);
   r.copy(h, kSize, t.size);
   r.copy(h, kOriginal, t.triangles.original);
-  r.copy(h, kCorners, t.triangles.corners, 9, h.triangles, 0);
+  r.copy(h, kCorners, t.triangles.corners, LeafTriangles::array_count, h.triangles, 0);
   const StructureCheck check(r, h);
   check.topology(t.topology);
   check.padding(t.bounds, DopShape<K>::slabs);
@@ -622,7 +623,8 @@ ObjectFile load_object(const Reader& r, const Header& h) {
   r.copy(h, kVx, f.vx);
   r.copy(h, kVy, f.vy);
   r.copy(h, kVz, f.vz);
-  r.copy(h, kLeafFloats, f.floats.arrays, 20, h.triangles, LeafFloats::padding);
+  r.copy(h, kLeafFloats, f.floats.arrays, LeafFloats::array_count, h.triangles,
+         LeafFloats::padding);
   r.copy(h, kHullPoints, f.root_hull.points);
   r.copy(h, kHullFirstEdge, f.root_hull.first_edge);
   r.copy(h, kHullEdges, f.root_hull.edges);
