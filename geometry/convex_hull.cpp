@@ -1,13 +1,9 @@
 #include "geometry/convex_hull.hpp"
 
-extern "C" {
-#include <libqhull_r/qhull_ra.h>
-}
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <memory>
+
+#include "geometry/qhull_session.hpp"
 
 namespace kdop {
 namespace {
@@ -20,10 +16,6 @@ HullGraph exhaustive_hull(const std::vector<Vec3>& input) {
   return g;
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 }  // namespace
 
 std::optional<HullMeasure> convex_hull_measure(const std::vector<Vec3>& points) {
@@ -31,19 +23,10 @@ std::optional<HullMeasure> convex_hull_measure(const std::vector<Vec3>& points) 
   std::vector<coordT> coords;
   coords.reserve(3 * points.size());
   for (const Vec3& p : points) coords.insert(coords.end(), {p.x, p.y, p.z});
-  std::unique_ptr<std::FILE, FileCloser> sink(std::fopen("/dev/null", "w"));
-  qhT qh_storage;
-  qhT* qh = &qh_storage;
-  qh_zero(qh, sink.get());
   char options[] = "qhull FA";
-  const int status = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(), False,
-                                  options, nullptr, sink.get());
-  std::optional<HullMeasure> out;
-  if (status == 0) out = HullMeasure{qh->totvol, qh->totarea};
-  qh_freeqhull(qh, !qh_ALL);
-  int still_long = 0, total_long = 0;
-  qh_memfreeshort(qh, &still_long, &total_long);
-  return out;
+  QhullSession run(3, static_cast<int>(points.size()), coords.data(), options);
+  if (!run.ok()) return std::nullopt;
+  return HullMeasure{run.qh()->totvol, run.qh()->totarea};
 }
 
 HullGraph convex_hull_graph(const std::vector<Vec3>& input) {
@@ -55,16 +38,11 @@ HullGraph convex_hull_graph(const std::vector<Vec3>& input) {
     coords.insert(coords.end(), {p.x, p.y, p.z});
     scale = std::max({scale, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
   }
-  // qhull reports through stdio; its messages are not ours to print.
-  std::unique_ptr<std::FILE, FileCloser> sink(std::fopen("/dev/null", "w"));
-  qhT qh_storage;
-  qhT* qh = &qh_storage;
-  qh_zero(qh, sink.get());
   char options[] = "qhull Qt";
-  const int status = qh_new_qhull(qh, 3, static_cast<int>(input.size()), coords.data(), False,
-                                  options, nullptr, sink.get());
+  QhullSession run(3, static_cast<int>(input.size()), coords.data(), options);
+  qhT* qh = run.qh();
   HullGraph g;
-  if (status == 0) {
+  if (run.ok()) {
     std::vector<int> hull_index(input.size(), -1);
     vertexT* vertex;
     FORALLvertices {
@@ -104,10 +82,7 @@ HullGraph convex_hull_graph(const std::vector<Vec3>& input) {
     const double worst_outside = std::max(0.0, qh->max_outside) + 2 * qh->DISTround;
     g.outside_bound = 1e3 * worst_outside + 0x1p-40 * scale;
   }
-  qh_freeqhull(qh, !qh_ALL);
-  int still_long = 0, total_long = 0;
-  qh_memfreeshort(qh, &still_long, &total_long);
-  if (status != 0 || g.points.size() < 4) return exhaustive_hull(input);
+  if (!run.ok() || g.points.size() < 4) return exhaustive_hull(input);
   return g;
 }
 

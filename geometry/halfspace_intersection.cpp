@@ -1,21 +1,10 @@
 #include "geometry/halfspace_intersection.hpp"
 
-extern "C" {
-#include <libqhull_r/qhull_ra.h>
-}
-
 #include <cstdio>
-#include <memory>
-#include <string>
+
+#include "geometry/qhull_session.hpp"
 
 namespace kdop {
-namespace {
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-}  // namespace
 
 template <int K>
 std::optional<DopVertices> dop_vertices_by_duality(const double* lo, const double* hi,
@@ -33,14 +22,10 @@ std::optional<DopVertices> dop_vertices_by_duality(const double* lo, const doubl
   char options[160];
   std::snprintf(options, sizeof options, "qhull H%.17g,%.17g,%.17g", interior.x, interior.y,
                 interior.z);
-  std::unique_ptr<std::FILE, FileCloser> sink(std::fopen("/dev/null", "w"));
-  qhT qh_storage;
-  qhT* qh = &qh_storage;
-  qh_zero(qh, sink.get());
-  const int status =
-      qh_new_qhull(qh, 4, 2 * Shape::slabs, halfspaces, False, options, nullptr, sink.get());
+  QhullSession run(4, 2 * Shape::slabs, halfspaces, options);
+  qhT* qh = run.qh();
   std::optional<DopVertices> out;
-  if (status == 0) {
+  if (run.ok()) {
     out.emplace();
     facetT* facet;
     // A dual facet with plane (normal, offset) is the primal vertex normal / -offset, relative
@@ -52,9 +37,6 @@ std::optional<DopVertices> dop_vertices_by_duality(const double* lo, const doubl
                              facet->normal[2] / -facet->offset + qh->feasible_point[2]});
     }
   }
-  qh_freeqhull(qh, !qh_ALL);
-  int still_long = 0, total_long = 0;
-  qh_memfreeshort(qh, &still_long, &total_long);
   return out;
 }
 
