@@ -16,13 +16,14 @@ namespace {
 
 TreeTopology encode_topology(const BuildTree& b) {
   TreeTopology t;
-  t.child_or_first.resize(b.nodes.size());
-  t.leaf_count.resize(b.nodes.size());
+  std::vector<std::uint32_t> child_or_first(b.nodes.size()), leaf_count(b.nodes.size());
   for (std::size_t n = 0; n < b.nodes.size(); ++n) {
     const BuildNode& node = b.nodes[n];
-    t.child_or_first[n] = node.is_leaf() ? node.begin : node.right;
-    t.leaf_count[n] = node.is_leaf() ? node.count : 0;
+    child_or_first[n] = node.is_leaf() ? node.begin : node.right;
+    leaf_count[n] = node.is_leaf() ? node.count : 0;
   }
+  t.child_or_first = std::move(child_or_first);
+  t.leaf_count = std::move(leaf_count);
   // Depth of every node from its parent's, in pre-order (parents come first).
   std::vector<std::uint32_t> depth(b.nodes.size(), 0);
   for (std::size_t n = 0; n < b.nodes.size(); ++n) {
@@ -170,7 +171,7 @@ DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
   t.triangles = gather_leaf_triangles(mesh, b.order);
   t.bounds = encode_bounds<K>(t.topology, t.triangles);
   constexpr auto dirs = DopShape<K>::directions();
-  t.size.resize(t.topology.node_count());
+  std::vector<float> size(t.topology.node_count());
   for (std::uint32_t n = 0; n < t.topology.node_count(); ++n) {
     const float* b = t.node_bounds(n);
     float widest = 0;
@@ -179,8 +180,9 @@ DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
           dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z));
       widest = std::max(widest, (b[DopShape<K>::lanes + j] - b[j]) / length);
     }
-    t.size[n] = widest;
+    size[n] = widest;
   }
+  t.size = std::move(size);
   return t;
 }
 
@@ -217,21 +219,27 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
                         per_node[n] = std::move(dv);
                       }
                     });
-  f.vertex_first.reserve(nodes + 1);
-  f.vertex_first.push_back(0);
+  std::vector<std::uint32_t> vertex_first;
+  std::vector<float> vx, vy, vz;
+  vertex_first.reserve(nodes + 1);
+  vertex_first.push_back(0);
   for (const DopVertices& dv : per_node) {
     double largest = 0;
     for (const Vec3& p : dv.points) {
-      f.vx.push_back(static_cast<float>(p.x));
-      f.vy.push_back(static_cast<float>(p.y));
-      f.vz.push_back(static_cast<float>(p.z));
+      vx.push_back(static_cast<float>(p.x));
+      vy.push_back(static_cast<float>(p.y));
+      vz.push_back(static_cast<float>(p.z));
       largest = std::max({largest, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
     }
-    f.vertex_first.push_back(static_cast<std::uint32_t>(f.vx.size()));
+    vertex_first.push_back(static_cast<std::uint32_t>(vx.size()));
     f.vertex_error = std::max(f.vertex_error, dv.error_bound + float_rounding * largest);
     // The float of a coordinate is at most one rounding above it.
     f.vertex_extent = std::max(f.vertex_extent, largest * (1 + float_rounding));
   }
+  f.vertex_first = std::move(vertex_first);
+  f.vx = std::move(vx);
+  f.vy = std::move(vy);
+  f.vz = std::move(vz);
   f.floats = leaf_floats(f.tree.triangles);
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const float* b = f.tree.node_bounds(n);

@@ -27,11 +27,11 @@ namespace kdop {
 template <int K>
 struct DopTree {
   TreeTopology topology;
-  std::vector<float> bounds;  // DopShape<K>::floats per node
+  MappableArray<float> bounds;  // DopShape<K>::floats per node
   // A node's size for choosing which node to descend: its widest slab, (hi_j - lo_j) / |n_j|.
   // Unchanged by rotation up to the DOP's own approximation, so the flying tree's stored sizes
   // compare with the environment's at any pose.
-  std::vector<float> size;
+  MappableArray<float> size;
   LeafTriangles triangles;
 
   const float* node_bounds(std::uint32_t n) const {
@@ -43,8 +43,8 @@ template <int K>
 struct FlyingDopTree {
   DopTree<K> tree;
   // Node n's DOP vertices are (vx, vy, vz)[vertex_first[n], vertex_first[n + 1]).
-  std::vector<std::uint32_t> vertex_first;
-  std::vector<float> vx, vy, vz;
+  MappableArray<std::uint32_t> vertex_first;
+  MappableArray<float> vx, vy, vz;
   // Every true vertex of a node's DOP is within vertex_error (max norm) of a stored one, which
   // covers the vertex solve and the rounding to float; vertex_extent bounds |coordinate| of
   // every stored vertex. Tumbling widens by both (engine/tumble.hpp).
@@ -61,24 +61,20 @@ struct FlyingDopTree {
 };
 
 // Bytes held by a hierarchy: topology, bounds, leaf triangles (and for a flying one its DOP
-// vertices, float copies and root hull), counted from the arrays' sizes.
-template <class T>
-std::size_t vector_bytes(const std::vector<T>& v) {
-  return v.size() * sizeof(T);
-}
+// vertices, float copies and root hull), counted from the arrays' sizes (mapped or owned).
 
 template <int K>
 std::size_t memory_bytes(const DopTree<K>& t) {
-  return vector_bytes(t.topology.child_or_first) + vector_bytes(t.topology.leaf_count) +
-         vector_bytes(t.bounds) + vector_bytes(t.size) + t.triangles.bytes();
+  return array_bytes(t.topology.child_or_first) + array_bytes(t.topology.leaf_count) +
+         array_bytes(t.bounds) + array_bytes(t.size) + t.triangles.bytes();
 }
 
 template <int K>
 std::size_t memory_bytes(const FlyingDopTree<K>& f) {
-  return memory_bytes(f.tree) + vector_bytes(f.vertex_first) + vector_bytes(f.vx) +
-         vector_bytes(f.vy) + vector_bytes(f.vz) + vector_bytes(f.root_hull.points) +
-         vector_bytes(f.root_hull.first_edge) + vector_bytes(f.root_hull.edges) +
-         vector_bytes(f.root_starts.vertex) + f.floats.arrays.bytes();
+  return memory_bytes(f.tree) + array_bytes(f.vertex_first) + array_bytes(f.vx) +
+         array_bytes(f.vy) + array_bytes(f.vz) + array_bytes(f.root_hull.points) +
+         array_bytes(f.root_hull.first_edge) + array_bytes(f.root_hull.edges) +
+         array_bytes(f.root_starts.vertex) + f.floats.arrays.bytes();
 }
 
 // Throws std::invalid_argument for an empty or invalid mesh (see build_topdown).

@@ -22,14 +22,15 @@ struct LeafFloats {
   // corners: d_lo 18, d_hi 19.
   StaggeredArrays<float> arrays;
 
-  float* lo(int a) { return arrays[a]; }
-  float* hi(int a) { return arrays[3 + a]; }
-  float* x(int c) { return arrays[6 + c]; }
-  float* y(int c) { return arrays[9 + c]; }
-  float* z(int c) { return arrays[12 + c]; }
-  float* n(int a) { return arrays[15 + a]; }
-  float* d_lo() { return arrays[18]; }
-  float* d_hi() { return arrays[19]; }
+  // Writable arrays, for leaf_floats() that fills them.
+  float* lo(int a) { return arrays.mutable_array(a); }
+  float* hi(int a) { return arrays.mutable_array(3 + a); }
+  float* x(int c) { return arrays.mutable_array(6 + c); }
+  float* y(int c) { return arrays.mutable_array(9 + c); }
+  float* z(int c) { return arrays.mutable_array(12 + c); }
+  float* n(int a) { return arrays.mutable_array(15 + a); }
+  float* d_lo() { return arrays.mutable_array(18); }
+  float* d_hi() { return arrays.mutable_array(19); }
 
   simd::PrefilterSlots slots() const {
     const StaggeredArrays<float>& v = arrays;

@@ -10,15 +10,18 @@ LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uin
   const std::size_t n = order.size();
   out.corners.assign(LeafTriangles::array_count, n, 0, 0.0);
   out.original = order;
+  double* corner_arrays[LeafTriangles::array_count];
+  for (int a = 0; a < LeafTriangles::array_count; ++a)
+    corner_arrays[a] = out.corners.mutable_array(a);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384),
                     [&](const tbb::blocked_range<std::size_t>& range) {
                       for (std::size_t s = range.begin(); s < range.end(); ++s) {
                         const std::uint32_t t = order[s];
                         const std::uint32_t corner[3] = {mesh.a[t], mesh.b[t], mesh.c[t]};
                         for (int c = 0; c < 3; ++c) {
-                          out.corners[c][s] = mesh.x[corner[c]];
-                          out.corners[3 + c][s] = mesh.y[corner[c]];
-                          out.corners[6 + c][s] = mesh.z[corner[c]];
+                          corner_arrays[c][s] = mesh.x[corner[c]];
+                          corner_arrays[3 + c][s] = mesh.y[corner[c]];
+                          corner_arrays[6 + c][s] = mesh.z[corner[c]];
                         }
                       }
                     });

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "geometry/mappable_array.hpp"
+
 #include "geometry/mesh.hpp"
 #include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
@@ -19,7 +21,7 @@ namespace kdop {
 struct LeafTriangles {
   static constexpr int array_count = 9;
   StaggeredArrays<double> corners;  // x of corner c: array c; y: 3 + c; z: 6 + c
-  std::vector<std::uint32_t> original;
+  MappableArray<std::uint32_t> original;
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(original.size()); }
   const double* x(int c) const { return corners[c]; }

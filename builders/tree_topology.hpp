@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "geometry/mappable_array.hpp"
+
 namespace kdop {
 
 struct TreeTopology {
-  std::vector<std::uint32_t> child_or_first;
-  std::vector<std::uint32_t> leaf_count;
+  MappableArray<std::uint32_t> child_or_first;
+  MappableArray<std::uint32_t> leaf_count;
   std::uint32_t depth = 0;  // edges on the longest root-to-leaf path
 
   std::uint32_t node_count() const { return static_cast<std::uint32_t>(leaf_count.size()); }

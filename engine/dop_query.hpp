@@ -319,9 +319,9 @@ class DopTraversal {
     if (claim(s_.slot_stamp[fs])) {
       for (int c = 0; c < 3; ++c) {
         const Vec3 q = apply_pose(pose_, Vec3{t.x(c)[fs], t.y(c)[fs], t.z(c)[fs]});
-        s_.moved[c][fs] = q.x;
-        s_.moved[3 + c][fs] = q.y;
-        s_.moved[6 + c][fs] = q.z;
+        s_.moved.mutable_array(c)[fs] = q.x;
+        s_.moved.mutable_array(3 + c)[fs] = q.y;
+        s_.moved.mutable_array(6 + c)[fs] = q.z;
       }
       publish(s_.slot_stamp[fs]);
     }

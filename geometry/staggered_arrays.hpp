@@ -10,7 +10,10 @@
 // Measured in docs/design-notes.md ("Staggered leaf arrays").
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "geometry/mappable_array.hpp"
 
 namespace kdop {
 
@@ -24,14 +27,16 @@ class StaggeredArrays {
   // past the end.
   void assign(int arrays, std::size_t size, std::size_t padding, T value) {
     stride_ = stride_for(size, padding);
-    storage_.assign(stride_ * static_cast<std::size_t>(arrays), value);
+    storage_ = std::vector<T>(stride_ * static_cast<std::size_t>(arrays), value);
   }
 
-  // The same layout, filled with a copy of a whole allocation as data() gives it (gaps included),
-  // in one pass.
-  void assign_copy(int arrays, std::size_t size, std::size_t padding, const T* all) {
+  // The same layout viewed in place: a whole allocation as data() gives it (gaps included), kept
+  // alive by `keeper` (a mapped hierarchy file).
+  void assign_view(int arrays, std::size_t size, std::size_t padding, const T* all,
+                   std::shared_ptr<const void> keeper) {
     stride_ = stride_for(size, padding);
-    storage_.assign(all, all + stride_ * static_cast<std::size_t>(arrays));
+    storage_ =
+        MappableArray<T>::view(all, stride_ * static_cast<std::size_t>(arrays), std::move(keeper));
   }
 
   // Elements from one array's start to the next: size + padding rounded up to an odd number of
@@ -42,17 +47,19 @@ class StaggeredArrays {
     return lines * (line_bytes / sizeof(T));
   }
 
-  T* operator[](int i) { return storage_.data() + static_cast<std::size_t>(i) * stride_; }
+  // Array i, writable only while owned (the builder that fills it).
+  T* mutable_array(int i) {
+    return storage_.mutable_data() + static_cast<std::size_t>(i) * stride_;
+  }
   const T* operator[](int i) const {
     return storage_.data() + static_cast<std::size_t>(i) * stride_;
   }
   std::size_t bytes() const { return storage_.size() * sizeof(T); }
-  // The whole allocation, gaps included, for copying it in one piece (io/hierarchy_file.hpp).
-  T* data() { return storage_.data(); }
+  // The whole allocation, gaps included, as a hierarchy file stores it (io/hierarchy_file.hpp).
   const T* data() const { return storage_.data(); }
 
  private:
-  std::vector<T> storage_;
+  MappableArray<T> storage_;
   std::size_t stride_ = 0;  // elements from one array's start to the next
 };
 

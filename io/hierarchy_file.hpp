@@ -3,18 +3,20 @@
 // rebuilt. A file holds one hierarchy of one role: an environment (DopTree) or a moving object
 // (FlyingDopTree: also its DOP vertices, leaf float copies, root hull graph and climb starts).
 //
-// Version 1. Every number is little-endian, floats are IEEE 754 binary32/64. The header is 448
+// Version 2. Every number is little-endian, floats are IEEE 754 binary32/64. The header is 448
 // bytes; then the 15 array sections, each starting at a recorded offset that is a multiple of
 // 64, in this order, zero bytes between them. Every section is the exact bytes of the in-memory
 // array (DOP intervals padded to DopShape<K>::lanes, which does not depend on the ISA; staggered
-// arrays with their gaps), so the layout allows zero-copy mapping: a 64-byte aligned mmap of the
-// file could serve each array in place. Today each section is copied with one memcpy.
+// arrays with their gaps), so a loaded hierarchy's arrays are views into the mapped file
+// (geometry/mappable_array.hpp): loading copies nothing but the small root hull.
 //
 //   byte  size  header field
 //   0     8     magic 89 'K' 'D' 'O' 'P' 0D 0A 1A (the high byte and CR LF catch text-mode damage)
-//   8     4     format version (1)
+//   8     4     format version (2)
 //   12    4     byte-order marker 0x01020304 (stored 04 03 02 01)
-//   16    8     checksum: XXH3_64bits (Debian libxxhash-dev) of bytes [24, file size)
+//   16    8     checksum of bytes [24, file size): XXH3_64bits (Debian libxxhash-dev) of the
+//               XXH3_64bits digests (uint64) of its consecutive 256 KiB blocks, the last one
+//               shorter (version 1: XXH3_64bits of the bytes in one piece)
 //   24    8     file size in bytes
 //   32    1     K (6, 14, 18, 26)          33  1  BV type (0 kdop6, 1 kdop14, 2 kdop18, 3 kdop26)
 //   34    1     role (0 environment, 1 object)
@@ -70,7 +72,7 @@ enum class HierarchyRole : std::uint8_t { environment = 0, object = 1 };
 // "env" or "object", as `kdop build --role` spells them.
 const char* to_string(HierarchyRole role);
 
-inline constexpr std::uint32_t kHierarchyFileVersion = 1;
+inline constexpr std::uint32_t kHierarchyFileVersion = 2;
 
 struct EnvironmentFile {
   EnvironmentHierarchy hierarchy;
@@ -87,11 +89,13 @@ std::string format_hierarchy_file(const EnvironmentHierarchy& hierarchy, const B
 std::string format_hierarchy_file(const ObjectHierarchy& hierarchy, const BuildConfig& config);
 
 // Parse a file held in memory (`name` is used in messages); throw IoError naming the byte
-// offset and what was expected, including a file of the other role.
+// offset and what was expected, including a file of the other role. The bytes are copied once
+// (the hierarchy's arrays view the copy).
 EnvironmentFile parse_environment_file(std::string_view bytes, const std::string& name);
 ObjectFile parse_object_file(std::string_view bytes, const std::string& name);
 
-// Map the file and parse it.
+// Map the file and parse it: the hierarchy's arrays view the mapping, which lives as long as
+// they do.
 EnvironmentFile read_environment_file(const std::string& path);
 ObjectFile read_object_file(const std::string& path);
 

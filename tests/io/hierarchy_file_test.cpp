@@ -43,8 +43,9 @@ Mesh object_mesh() {
   return make_sphere({0.5, 0.2, 0.1}, 1.2, 10, 6);  // 100 triangles
 }
 
-template <class T>
-void expect_same_bytes(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
+template <class Array>
+void expect_same_bytes(const Array& a, const Array& b, const char* what) {
+  using T = std::remove_cvref_t<decltype(a[0])>;
   ASSERT_EQ(a.size(), b.size()) << what;
   EXPECT_EQ(0, a.empty() ? 0 : std::memcmp(a.data(), b.data(), a.size() * sizeof(T))) << what;
 }
@@ -212,6 +213,41 @@ TEST_F(HierarchyFileTest, DifferentKsDoNotPair) {
   EXPECT_THAT(message, HasSubstr("kdop14"));
 }
 
+// Loading maps the file and serves the arrays from the mapping (no copy); the hierarchy keeps
+// the mapping alive after the file is gone from the directory and the EnvironmentFile is gone.
+TEST_F(HierarchyFileTest, LoadedArraysViewTheMappedFile) {
+  const Mesh env = env_mesh(), object = object_mesh();
+  const std::string env_path = (dir_ / "env.kdop").string();
+  const std::string object_path = (dir_ / "object.kdop").string();
+  write_file_atomic(
+      env_path, format_hierarchy_file(build_environment_hierarchy(env, BvType::kdop18, {}), {}));
+  write_file_atomic(object_path,
+                    format_hierarchy_file(build_object_hierarchy(object, BvType::kdop18, {}), {}));
+  EnvironmentHierarchy env_h = read_environment_file(env_path).hierarchy;
+  ObjectHierarchy object_h = read_object_file(object_path).hierarchy;
+  const auto& e = std::get<DopTree<18>>(env_h);
+  const auto& o = std::get<FlyingDopTree<18>>(object_h);
+  for (bool view : {e.bounds.is_view(), e.size.is_view(), e.topology.child_or_first.is_view(),
+                    e.topology.leaf_count.is_view(), e.triangles.original.is_view(),
+                    o.tree.bounds.is_view(), o.vertex_first.is_view(), o.vx.is_view()}) {
+    EXPECT_TRUE(view);
+  }
+  std::filesystem::remove(env_path);
+  std::filesystem::remove(object_path);
+  PairConfig config;
+  config.bv = BvType::kdop18;
+  CollisionPair built(env, object, config);
+  CollisionPair loaded(std::move(env_h), std::move(object_h), config);
+  std::uint64_t state = 3;
+  for (int i = 0; i < 50; ++i) {
+    const Pose pose = random_pose(state, {-4, -4, -2}, {4, 4, 2});
+    const QueryResult a = built.query(pose, QueryMode::all_contacts);
+    const QueryResult b = loaded.query(pose, QueryMode::all_contacts);
+    ASSERT_EQ(a.collides, b.collides);
+    ASSERT_EQ(a.pairs.size(), b.pairs.size());
+  }
+}
+
 // ---- damaged files --------------------------------------------------------------------------
 
 std::string small_env_file() {
@@ -236,8 +272,19 @@ T peek(const std::string& bytes, std::size_t at) {
   return value;
 }
 
+// The format's checksum, written out one block after the other: XXH3 of the 256 KiB blocks'
+// XXH3 digests, over bytes [24, size).
+std::uint64_t checksum_of(const std::string& bytes) {
+  constexpr std::size_t block = 256 << 10;
+  std::vector<std::uint64_t> digests;
+  for (std::size_t at = 24; at < bytes.size(); at += block) {
+    digests.push_back(XXH3_64bits(bytes.data() + at, std::min(block, bytes.size() - at)));
+  }
+  return XXH3_64bits(digests.data(), digests.size() * sizeof(std::uint64_t));
+}
+
 void fix_checksum(std::string& bytes) {
-  poke(bytes, kChecksumAt, std::uint64_t{XXH3_64bits(bytes.data() + 24, bytes.size() - 24)});
+  poke(bytes, kChecksumAt, checksum_of(bytes));
 }
 
 std::string env_error(const std::string& bytes) {
@@ -271,8 +318,8 @@ TEST(HierarchyFileErrors, EmptyFileAndWrongMagic) {
 
 TEST(HierarchyFileErrors, WrongVersion) {
   std::string bytes = small_env_file();
-  poke(bytes, kVersionAt, std::uint32_t{2});
-  EXPECT_THAT(env_error(bytes), HasSubstr("byte 8: format version 2, expected 1"));
+  poke(bytes, kVersionAt, std::uint32_t{1});  // version 1 hashed the payload in one piece
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 8: format version 1, expected 2"));
 }
 
 TEST(HierarchyFileErrors, BigEndianMarker) {
@@ -451,6 +498,35 @@ TEST_F(HierarchyFileTest, DetectedByMagicOrExtension) {
   EXPECT_FALSE(is_hierarchy_file(mesh));
   EXPECT_TRUE(is_hierarchy_file((dir_ / "missing.kdop").string()));
   EXPECT_FALSE(is_hierarchy_file((dir_ / "missing.obj").string()));
+}
+
+// A file of several checksum blocks (256 KiB each): the stored checksum is the format's, written
+// out sequentially here; damage in the last block is caught; of two nodes with a closed padding
+// lane, in different blocks, the first is named whichever block is checked first.
+TEST(HierarchyFileBlocks, ChecksumAndPaddingAcrossBlocks) {
+  const Mesh big = make_torus({0, 0, 0}, 3.0, 1.0, 96, 48, 0.15);  // 9,216 triangles
+  const std::string good = format_hierarchy_file(
+      build_environment_hierarchy(big, BvType::kdop6, {}), BuildConfig::environment_defaults());
+  ASSERT_GT(good.size(), std::size_t{3} * (256 << 10));
+  EXPECT_EQ(peek<std::uint64_t>(good, kChecksumAt), checksum_of(good));
+  EXPECT_NO_THROW(parse_environment_file(good, "big.kdop"));
+
+  std::string bytes = good;
+  bytes[bytes.size() - 5] ^= 0x40;
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 16: checksum mismatch"));
+
+  const auto bounds_at = peek<std::uint64_t>(good, kSectionTableAt + 16 * 2);
+  const std::uint64_t node_bytes = 2 * 4 * sizeof(float);  // kdop6: 4 lanes of lo, then of hi
+  const std::uint64_t late = 12000, early = 9000;          // nodes about 96 KiB apart
+  ASSERT_NE((bounds_at + late * node_bytes) / (256 << 10),
+            (bounds_at + early * node_bytes) / (256 << 10));
+  bytes = good;
+  poke(bytes, bounds_at + late * node_bytes + 12, 1.0f);        // lo lane 3
+  poke(bytes, bounds_at + early * node_bytes + 16 + 12, 1.0f);  // hi lane 3
+  fix_checksum(bytes);
+  for (int run = 0; run < 5; ++run) {
+    EXPECT_THAT(env_error(bytes), HasSubstr("node 9000: padding lane 3 is not [-inf, +inf]"));
+  }
 }
 
 }  // namespace
