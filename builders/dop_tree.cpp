@@ -47,11 +47,11 @@ void leaf_intervals(const LeafTriangles& tris, std::uint32_t first, std::uint32_
     for (int c = 0; c < 3; ++c) {
       const double x = tris.x(c)[s], y = tris.y(c)[s], z = tris.z(c)[s];
       const double err = projection_error_bound(std::fabs(x) + std::fabs(y) + std::fabs(z));
-      for (int j = 0; j < S; ++j) {
+      for_each_slab<K>([&](auto j) {
         const double v = project(dirs[j], x, y, z);
         lo[j] = std::min(lo[j], v - err);
         hi[j] = std::max(hi[j], v + err);
-      }
+      });
     }
   }
 }

@@ -27,6 +27,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #include "geometry/vec3.hpp"
 
@@ -61,6 +63,17 @@ struct DopShape {
     return d;
   }
 };
+
+// Calls f(std::integral_constant<int, j>{}) for every slab j = 0 .. k/2 - 1, unrolled: with j a
+// constant, project(directions()[j], ...) compiles to the one or two additions the direction
+// needs instead of a loop over three branchy components.
+template <int K, class F>
+inline void for_each_slab(F&& f) {
+  [&]<int... J>(std::integer_sequence<int, J...>) {
+    (f(std::integral_constant<int, J>{}), ...);
+  }
+  (std::make_integer_sequence<int, DopShape<K>::slabs>{});
+}
 
 // A direction as a double vector, and its length (1, sqrt 2 or sqrt 3).
 inline Vec3 to_vec3(const Direction& n) {
