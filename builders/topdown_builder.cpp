@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +35,17 @@ void validate(const Mesh& mesh) {
 // task (the depth limit bounds the call stack when splits are lopsided).
 constexpr std::uint32_t kParallelGrain = 4096;
 constexpr int kParallelDepth = 32;
+
+// What a level of the parallel build returns: the nodes of a subtree built in one task (`right`
+// relative to its root), or a split whose two subtrees were built as separate tasks. The pieces
+// are joined once at the end (append), so every node is copied once, not once per parallel
+// level above it (8 levels and 190 MB of copies for 1,000,000 triangles).
+struct Subtree {
+  std::vector<BuildNode> nodes;  // built in one task; empty for a split
+  BuildNode split;               // a split's own range
+  std::unique_ptr<Subtree> left, right;
+  std::size_t node_count = 0;
+};
 
 struct Builder {
   const Mesh& mesh;
@@ -69,32 +81,43 @@ struct Builder {
     return nodes;
   }
 
-  // Large nodes: split here, then both subtrees as parallel tasks, joined in pre-order. Which
-  // tree comes out depends only on the input, never on which thread built what.
+  // Large nodes: split here, then both subtrees as parallel tasks. Which tree comes out depends
+  // only on the input, never on which thread built what.
   template <int K>
-  std::vector<BuildNode> parallel(std::uint32_t begin, std::uint32_t count, int depth) const {
+  Subtree parallel(std::uint32_t begin, std::uint32_t count, int depth) const {
+    Subtree s;
     if (count < kParallelGrain || count <= tau || depth >= kParallelDepth) {
-      return sequential<K>(begin, count);
+      s.nodes = sequential<K>(begin, count);
+      s.node_count = s.nodes.size();
+      return s;
     }
     const std::uint32_t left = split_node<K>(mesh, centroids, config, order.data() + begin, count);
-    std::vector<BuildNode> l, r;
-    tbb::parallel_invoke([&] { l = parallel<K>(begin, left, depth + 1); },
-                         [&] { r = parallel<K>(begin + left, count - left, depth + 1); });
-    std::vector<BuildNode> nodes;
-    nodes.reserve(1 + l.size() + r.size());
-    const auto right_root = static_cast<std::uint32_t>(1 + l.size());
-    nodes.push_back({begin, count, right_root});
-    for (BuildNode n : l) {
-      if (!n.is_leaf()) n.right += 1;
-      nodes.push_back(n);
-    }
-    for (BuildNode n : r) {
-      if (!n.is_leaf()) n.right += right_root;
-      nodes.push_back(n);
-    }
-    return nodes;
+    s.split = {begin, count, 0};
+    s.left = std::make_unique<Subtree>();
+    s.right = std::make_unique<Subtree>();
+    tbb::parallel_invoke([&] { *s.left = parallel<K>(begin, left, depth + 1); },
+                         [&] { *s.right = parallel<K>(begin + left, count - left, depth + 1); });
+    s.node_count = 1 + s.left->node_count + s.right->node_count;
+    return s;
   }
 };
+
+// Appends a subtree to `out` in pre-order, `right` indices made absolute.
+void append(const Subtree& s, std::vector<BuildNode>& out) {
+  if (!s.left) {
+    const auto base = static_cast<std::uint32_t>(out.size());
+    for (BuildNode n : s.nodes) {
+      if (!n.is_leaf()) n.right += base;
+      out.push_back(n);
+    }
+    return;
+  }
+  const std::size_t at = out.size();
+  out.push_back(s.split);
+  append(*s.left, out);
+  out[at].right = static_cast<std::uint32_t>(out.size());
+  append(*s.right, out);
+}
 
 }  // namespace
 
@@ -107,7 +130,9 @@ BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config) {
   for (std::uint32_t i = 0; i < n; ++i) tree.order[i] = i;
   const Builder b{mesh, config, std::max<std::uint32_t>(config.leaf_size, 1), centroids_of(mesh),
                   tree.order};
-  tree.nodes = b.parallel<K>(0, n, 0);
+  const Subtree root = b.parallel<K>(0, n, 0);
+  tree.nodes.reserve(root.node_count);
+  append(root, tree.nodes);
   return tree;
 }
 
