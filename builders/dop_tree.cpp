@@ -10,13 +10,15 @@
 
 #include "builders/topdown_builder.hpp"
 #include "geometry/dop_vertices.hpp"
+#include "geometry/populated_vector.hpp"
 
 namespace kdop {
 namespace {
 
 TreeTopology encode_topology(const BuildTree& b) {
   TreeTopology t;
-  std::vector<std::uint32_t> child_or_first(b.nodes.size()), leaf_count(b.nodes.size());
+  std::vector<std::uint32_t> child_or_first = populated_vector<std::uint32_t>(b.nodes.size(), 0),
+                             leaf_count = populated_vector<std::uint32_t>(b.nodes.size(), 0);
   for (std::size_t n = 0; n < b.nodes.size(); ++n) {
     const BuildNode& node = b.nodes[n];
     child_or_first[n] = node.is_leaf() ? node.begin : node.right;
@@ -87,7 +89,8 @@ std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& 
   using Shape = DopShape<K>;
   constexpr int S = Shape::slabs, L = Shape::lanes;
   constexpr float inf = std::numeric_limits<float>::infinity();
-  std::vector<float> bounds(std::size_t{topo.node_count()} * Shape::floats);
+  std::vector<float> bounds =
+      populated_vector(std::size_t{topo.node_count()} * Shape::floats, 0.0f);
   // Leaves from their corners, in parallel (each writes only its own DOP)...
   tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, topo.node_count(), 4096),
                     [&](const tbb::blocked_range<std::uint32_t>& range) {
@@ -171,7 +174,7 @@ DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
   t.triangles = gather_leaf_triangles(mesh, b.order);
   t.bounds = encode_bounds<K>(t.topology, t.triangles);
   constexpr auto dirs = DopShape<K>::directions();
-  std::vector<float> size(t.topology.node_count());
+  std::vector<float> size = populated_vector(std::size_t{t.topology.node_count()}, 0.0f);
   for (std::uint32_t n = 0; n < t.topology.node_count(); ++n) {
     const float* b = t.node_bounds(n);
     float widest = 0;

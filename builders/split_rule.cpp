@@ -10,6 +10,7 @@
 
 #include "builders/dop_volume.hpp"
 #include "geometry/dop.hpp"
+#include "geometry/populated_vector.hpp"
 
 namespace kdop {
 namespace {
@@ -402,7 +403,7 @@ constexpr Direction kAxes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 Centroids centroids_of(const Mesh& m) {
   Centroids c;
   const std::size_t n = m.triangle_count();
-  for (auto& v : c.axis) v.resize(n);
+  for (auto& v : c.axis) v = populated_vector(n, 0.0);
   for (std::size_t t = 0; t < n; ++t) {
     c.axis[0][t] = m.x[m.a[t]] + m.x[m.b[t]] + m.x[m.c[t]];
     c.axis[1][t] = m.y[m.a[t]] + m.y[m.b[t]] + m.y[m.c[t]];

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "builders/split_rule.hpp"
+#include "geometry/populated_vector.hpp"
 
 namespace kdop {
 namespace {
@@ -131,7 +132,7 @@ BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config) {
   const Builder b{mesh, config, std::max<std::uint32_t>(config.leaf_size, 1), centroids_of(mesh),
                   tree.order};
   const Subtree root = b.parallel<K>(0, n, 0);
-  tree.nodes.reserve(root.node_count);
+  reserve_populated(tree.nodes, root.node_count);
   append(root, tree.nodes);
   return tree;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry/mappable_array.hpp"
+#include "geometry/populated_vector.hpp"
 
 namespace kdop {
 
@@ -27,7 +28,7 @@ class StaggeredArrays {
   // past the end.
   void assign(int arrays, std::size_t size, std::size_t padding, T value) {
     stride_ = stride_for(size, padding);
-    storage_ = std::vector<T>(stride_ * static_cast<std::size_t>(arrays), value);
+    storage_ = populated_vector(stride_ * static_cast<std::size_t>(arrays), value);
   }
 
   // The same layout viewed in place: a whole allocation as data() gives it (gaps included), kept

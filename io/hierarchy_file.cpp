@@ -30,8 +30,9 @@
 #include "geometry/mappable_array.hpp"
 #include "io/io_error.hpp"
 
-// Header-only use of xxHash: nothing to link, and the hash inlines into the loader.
-#define XXH_INLINE_ALL
+// xxHash's run-time dispatched XXH3 (AVX2 or AVX-512 where the CPU has them; see
+// CMakeLists.txt): the same value as XXH3_64bits on every CPU.
+#include <xxh_x86dispatch.h>
 #include <xxhash.h>
 
 namespace kdop {
@@ -164,11 +165,11 @@ std::uint64_t payload_checksum(std::string_view file, AfterBlock&& after_block) 
                         const std::uint64_t first = kChecksummedFrom + b * kChecksumBlock;
                         const std::uint64_t end =
                             std::min<std::uint64_t>(first + kChecksumBlock, file.size());
-                        digests[b] = XXH3_64bits(file.data() + first, end - first);
+                        digests[b] = XXH3_64bits_dispatch(file.data() + first, end - first);
                         after_block(first, end);
                       }
                     });
-  return XXH3_64bits(digests.data(), digests.size() * sizeof(std::uint64_t));
+  return XXH3_64bits_dispatch(digests.data(), digests.size() * sizeof(std::uint64_t));
 }
 
 // ---- writing --------------------------------------------------------------------------------
@@ -295,6 +296,7 @@ class Reader {
   Header header(HierarchyRole expected_role) const;
   // The checksum; and, while each checksummed block is in cache, the padding lanes of the DOPs
   // that start in it (the other check that reads a large section whole).
+  template <int K>
   void check_payload(const Header& h) const;
 
   // Section s in place, as an array of its element count: sections start 64-byte aligned in
@@ -496,6 +498,23 @@ std::uint32_t first_closed_padding_lane(const float* dop, std::uint32_t slabs,
   return lanes;
 }
 
+// True if every padding lane of a DOP is [-inf, +inf], by two compares of a few bytes (the
+// loop above, run on every node, took 5 of the 22 ms of a 1,000,000-triangle load's pass).
+template <int K>
+bool padding_is_open(const float* dop) {
+  constexpr int slabs = DopShape<K>::slabs, lanes = DopShape<K>::lanes, pad = lanes - slabs;
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  static constexpr auto filled = [](float v) {
+    std::array<float, pad> a{};
+    for (float& x : a) x = v;
+    return a;
+  };
+  static constexpr std::array<float, pad> lo = filled(-inf), hi = filled(inf);
+  return std::memcmp(dop + slabs, lo.data(), sizeof lo) == 0 &&
+         std::memcmp(dop + lanes + slabs, hi.data(), sizeof hi) == 0;
+}
+
+template <int K>
 void Reader::check_payload(const Header& h) const {
   const std::uint32_t lanes = h.lanes, slabs = h.k / 2u;
   const std::uint64_t bounds_at = h.offset[kBounds], node_bytes = 2 * lanes * sizeof(float);
@@ -510,7 +529,7 @@ void Reader::check_payload(const Header& h) const {
     const std::uint64_t n_end =
         std::min<std::uint64_t>(h.nodes, (end - bounds_at + node_bytes - 1) / node_bytes);
     for (std::uint64_t n = n_first; n < n_end; ++n) {
-      if (first_closed_padding_lane(bounds + n * 2 * lanes, slabs, lanes) == lanes) continue;
+      if (padding_is_open<K>(bounds + n * 2 * lanes)) continue;
       std::uint64_t seen = first_bad.load();
       while (n < seen && !first_bad.compare_exchange_weak(seen, n)) {
       }
@@ -543,55 +562,63 @@ class StructureCheck {
 
   // Pre-order binary tree: visiting from the root (left child n + 1, right child
   // child_or_first[n]) meets every node exactly once, in index order, with the stored depth;
-  // its leaves own consecutive slot ranges covering every triangle once.
+  // its leaves own consecutive slot ranges covering every triangle once. One pass in index order:
+  // after an inner node comes its left child, after a leaf the innermost right child not yet
+  // visited (a stack of them). About 10 instructions a node (a pointer-chasing visit took 46).
   void topology(const TreeTopology& t) const {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, 0}};  // node, depth
-    std::uint32_t next = 0, depth = 0;
+    const std::uint32_t nodes = h_.nodes;
+    const std::uint64_t triangles = h_.triangles;  // locals: the stack's stores could alias h_
+    const std::uint32_t* child_or_first = t.child_or_first.data();
+    const std::uint32_t* leaf_count = t.leaf_count.data();
+    // Right children still to visit: index, and depth in the high half.
+    std::vector<std::uint64_t> pending;
+    pending.reserve(std::size_t{h_.depth} + 1);
+    std::uint32_t depth = 0, deepest = 0;
     std::uint64_t slot = 0;  // leaves own consecutive slots, as the builder partitions them
-    while (!stack.empty()) {
-      const auto [n, d] = stack.back();
-      stack.pop_back();
-      if (n != next) {
-        r_.fail(at(kChildOrFirst, next, 4), "node " + std::to_string(next) +
-                                                " is not where pre-order puts it (a right "
-                                                "child index is wrong)");
-      }
-      ++next;
-      depth = std::max(depth, d);
-      if (t.leaf_count[n] != 0) {
-        const std::uint64_t first = t.child_or_first[n], count = t.leaf_count[n];
-        if (first != slot || first + count > h_.triangles) {
-          r_.fail(at(kChildOrFirst, n, 4),
-                  "leaf " + std::to_string(n) + " owns slots [" + std::to_string(first) + ", " +
-                      std::to_string(first + count) + "), expected a range from slot " +
-                      std::to_string(slot) + " inside the " + std::to_string(h_.triangles) +
-                      " triangles");
+    std::uint32_t n = 0;
+    for (;; ++n) {
+      deepest = std::max(deepest, depth);
+      if (leaf_count[n] == 0) {
+        const std::uint32_t right = child_or_first[n];
+        if (n + 1 >= nodes || right <= n + 1 || right >= nodes) {
+          r_.fail(at(kChildOrFirst, n, 4), "inner node " + std::to_string(n) + " has right child " +
+                                               std::to_string(right) + ", expected one in (" +
+                                               std::to_string(n + 1) + ", " +
+                                               std::to_string(nodes) + ")");
         }
-        slot = first + count;
+        pending.push_back(right | std::uint64_t{++depth} << 32);
         continue;
       }
-      const std::uint32_t right = t.child_or_first[n];
-      if (n + 1 >= h_.nodes || right <= n + 1 || right >= h_.nodes) {
-        r_.fail(at(kChildOrFirst, n, 4), "inner node " + std::to_string(n) + " has right child " +
-                                             std::to_string(right) + ", expected one in (" +
-                                             std::to_string(n + 1) + ", " +
-                                             std::to_string(h_.nodes) + ")");
+      const std::uint64_t first = child_or_first[n], count = leaf_count[n];
+      if (first != slot || first + count > triangles) {
+        r_.fail(at(kChildOrFirst, n, 4),
+                "leaf " + std::to_string(n) + " owns slots [" + std::to_string(first) + ", " +
+                    std::to_string(first + count) + "), expected a range from slot " +
+                    std::to_string(slot) + " inside the " + std::to_string(triangles) +
+                    " triangles");
       }
-      stack.push_back({right, d + 1});
-      stack.push_back({n + 1, d + 1});
+      slot = first + count;
+      if (pending.empty()) break;  // the root's subtree is complete
+      if (static_cast<std::uint32_t>(pending.back()) != n + 1) {
+        r_.fail(at(kChildOrFirst, n + 1, 4), "node " + std::to_string(n + 1) +
+                                                 " is not where pre-order puts it (a right "
+                                                 "child index is wrong)");
+      }
+      depth = static_cast<std::uint32_t>(pending.back() >> 32);
+      pending.pop_back();
     }
-    if (next != h_.nodes) {
-      r_.fail(at(kChildOrFirst, next, 4), "the tree has " + std::to_string(next) +
-                                              " nodes but the header says " +
-                                              std::to_string(h_.nodes));
+    if (n + 1 != nodes) {
+      r_.fail(at(kChildOrFirst, n + 1, 4), "the tree has " + std::to_string(n + 1) +
+                                               " nodes but the header says " +
+                                               std::to_string(nodes));
     }
     if (slot != h_.triangles) {
       r_.fail(kTrianglesAt, std::to_string(h_.triangles) + " triangles, but the leaves own " +
                                 std::to_string(slot));
     }
-    if (depth != h_.depth) {
-      r_.fail(kDepthAt,
-              "depth " + std::to_string(h_.depth) + ", but the tree's is " + std::to_string(depth));
+    if (deepest != h_.depth) {
+      r_.fail(kDepthAt, "depth " + std::to_string(h_.depth) + ", but the tree's is " +
+                            std::to_string(deepest));
     }
   }
 
@@ -714,7 +741,7 @@ File parse(std::string_view bytes, std::shared_ptr<const void> keeper, const std
   tbb::parallel_invoke(
       [&] {
         try {
-          r.check_payload(h);
+          with_dop_k(h.bv, [&]<int K>() { r.check_payload<K>(h); });
         } catch (...) {
           checksum_error = std::current_exception();
         }
