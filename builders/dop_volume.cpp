@@ -233,6 +233,7 @@ DopMeasure dop_measure(const double* lo, const double* hi, const Vec3& inside) {
 }
 
 template DopMeasure dop_measure<6>(const double*, const double*, const Vec3&);
+template DopMeasure dop_measure<8>(const double*, const double*, const Vec3&);
 template DopMeasure dop_measure<14>(const double*, const double*, const Vec3&);
 template DopMeasure dop_measure<18>(const double*, const double*, const Vec3&);
 template DopMeasure dop_measure<26>(const double*, const double*, const Vec3&);

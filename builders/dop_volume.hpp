@@ -39,6 +39,7 @@ double dop_volume(const double* lo, const double* hi, const Vec3& inside) {
 }
 
 extern template DopMeasure dop_measure<6>(const double*, const double*, const Vec3&);
+extern template DopMeasure dop_measure<8>(const double*, const double*, const Vec3&);
 extern template DopMeasure dop_measure<14>(const double*, const double*, const Vec3&);
 extern template DopMeasure dop_measure<18>(const double*, const double*, const Vec3&);
 extern template DopMeasure dop_measure<26>(const double*, const double*, const Vec3&);

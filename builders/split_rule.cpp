@@ -448,6 +448,8 @@ std::uint32_t split_node(const Mesh& mesh, const Centroids& centroids, const Bui
 
 template std::uint32_t split_node<6>(const Mesh&, const Centroids&, const BuildConfig&,
                                      std::uint32_t*, std::uint32_t);
+template std::uint32_t split_node<8>(const Mesh&, const Centroids&, const BuildConfig&,
+                                     std::uint32_t*, std::uint32_t);
 template std::uint32_t split_node<14>(const Mesh&, const Centroids&, const BuildConfig&,
                                       std::uint32_t*, std::uint32_t);
 template std::uint32_t split_node<18>(const Mesh&, const Centroids&, const BuildConfig&,

@@ -138,6 +138,7 @@ BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config) {
 }
 
 template BuildTree build_topdown<6>(const Mesh&, const BuildConfig&);
+template BuildTree build_topdown<8>(const Mesh&, const BuildConfig&);
 template BuildTree build_topdown<14>(const Mesh&, const BuildConfig&);
 template BuildTree build_topdown<18>(const Mesh&, const BuildConfig&);
 template BuildTree build_topdown<26>(const Mesh&, const BuildConfig&);

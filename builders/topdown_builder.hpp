@@ -36,6 +36,7 @@ template <int K>
 BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config);
 
 extern template BuildTree build_topdown<6>(const Mesh&, const BuildConfig&);
+extern template BuildTree build_topdown<8>(const Mesh&, const BuildConfig&);
 extern template BuildTree build_topdown<14>(const Mesh&, const BuildConfig&);
 extern template BuildTree build_topdown<18>(const Mesh&, const BuildConfig&);
 extern template BuildTree build_topdown<26>(const Mesh&, const BuildConfig&);

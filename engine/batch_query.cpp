@@ -66,7 +66,7 @@ struct BatchQuery::Impl {
   BatchConfig config;
   simd::Isa isa;
   ParallelRunner runner;
-  std::variant<DopBatch<6>, DopBatch<14>, DopBatch<18>, DopBatch<26>> batch;
+  std::variant<DopBatch<6>, DopBatch<8>, DopBatch<14>, DopBatch<18>, DopBatch<26>> batch;
   std::vector<std::uint32_t> pose_worker;  // all_contacts: which worker holds a pose's pairs
   std::mutex progress_mutex;
 

@@ -6,9 +6,11 @@
 
 namespace kdop {
 
-enum class BvType { kdop6, kdop14, kdop18, kdop26 };
+// dop8 is Zachmann's octahedron (zachmann1998-dop-trees.txt), the others the k-DOP paper's.
+// The order is the hierarchy files' BV code (io/hierarchy_file.hpp): append, never reorder.
+enum class BvType { kdop6, kdop14, kdop18, kdop26, dop8 };
 
-// Accepts "kdop6".."kdop26" and the bare k ("6", "14", "18", "26").
+// Accepts "kdop6".."kdop26", "dop8" (also "kdop8") and the bare k ("6", "8", "14", "18", "26").
 std::optional<BvType> parse_bv_type(const std::string& name);
 const char* to_string(BvType bv);
 
@@ -23,13 +25,15 @@ decltype(auto) with_dop_k(BvType bv, F&& f) {
       return f.template operator()<14>();
     case BvType::kdop18:
       return f.template operator()<18>();
+    case BvType::dop8:
+      return f.template operator()<8>();
     case BvType::kdop26:
       break;
   }
   return f.template operator()<26>();
 }
 
-// k of a BV type (6, 14, 18, 26).
+// k of a BV type (6, 8, 14, 18, 26).
 inline int dop_k(BvType bv) {
   return with_dop_k(bv, []<int K>() { return K; });
 }

@@ -8,6 +8,7 @@ namespace kdop {
 
 std::optional<BvType> parse_bv_type(const std::string& name) {
   if (name == "kdop6" || name == "6") return BvType::kdop6;
+  if (name == "dop8" || name == "kdop8" || name == "8") return BvType::dop8;
   if (name == "kdop14" || name == "14") return BvType::kdop14;
   if (name == "kdop18" || name == "18") return BvType::kdop18;
   if (name == "kdop26" || name == "26") return BvType::kdop26;
@@ -32,6 +33,8 @@ const char* to_string(BvType bv) {
       return "kdop18";
     case BvType::kdop26:
       return "kdop26";
+    case BvType::dop8:
+      return "dop8";
   }
   return "?";
 }

@@ -56,7 +56,7 @@ class CollisionPair {
   simd::Isa isa_;
   TumbleMethod tumble_;
   DescentRule descent_;
-  std::variant<DopPair<6>, DopPair<14>, DopPair<18>, DopPair<26>> impl_;
+  std::variant<DopPair<6>, DopPair<8>, DopPair<14>, DopPair<18>, DopPair<26>> impl_;
 };
 
 }  // namespace kdop

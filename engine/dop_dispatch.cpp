@@ -7,6 +7,9 @@ namespace kdop {
 extern template void query_dop<simd::ScalarArch, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                     const Pose&, const QueryOptions&,
                                                     DopQueryScratch<6>&, QueryResult&);
+extern template void query_dop<simd::ScalarArch, 8>(const DopTree<8>&, const FlyingDopTree<8>&,
+                                                    const Pose&, const QueryOptions&,
+                                                    DopQueryScratch<8>&, QueryResult&);
 extern template void query_dop<simd::ScalarArch, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                                      const Pose&, const QueryOptions&,
                                                      DopQueryScratch<14>&, QueryResult&);
@@ -19,6 +22,9 @@ extern template void query_dop<simd::ScalarArch, 26>(const DopTree<26>&, const F
 extern template void query_dop<xsimd::sse4_2, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                  const Pose&, const QueryOptions&,
                                                  DopQueryScratch<6>&, QueryResult&);
+extern template void query_dop<xsimd::sse4_2, 8>(const DopTree<8>&, const FlyingDopTree<8>&,
+                                                 const Pose&, const QueryOptions&,
+                                                 DopQueryScratch<8>&, QueryResult&);
 extern template void query_dop<xsimd::sse4_2, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                                   const Pose&, const QueryOptions&,
                                                   DopQueryScratch<14>&, QueryResult&);
@@ -31,6 +37,9 @@ extern template void query_dop<xsimd::sse4_2, 26>(const DopTree<26>&, const Flyi
 extern template void query_dop<xsimd::avx2, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                const Pose&, const QueryOptions&,
                                                DopQueryScratch<6>&, QueryResult&);
+extern template void query_dop<xsimd::avx2, 8>(const DopTree<8>&, const FlyingDopTree<8>&,
+                                               const Pose&, const QueryOptions&,
+                                               DopQueryScratch<8>&, QueryResult&);
 extern template void query_dop<xsimd::avx2, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                                 const Pose&, const QueryOptions&,
                                                 DopQueryScratch<14>&, QueryResult&);
@@ -43,6 +52,9 @@ extern template void query_dop<xsimd::avx2, 26>(const DopTree<26>&, const Flying
 extern template void query_dop<xsimd::avx512bw, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                    const Pose&, const QueryOptions&,
                                                    DopQueryScratch<6>&, QueryResult&);
+extern template void query_dop<xsimd::avx512bw, 8>(const DopTree<8>&, const FlyingDopTree<8>&,
+                                                   const Pose&, const QueryOptions&,
+                                                   DopQueryScratch<8>&, QueryResult&);
 extern template void query_dop<xsimd::avx512bw, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                                     const Pose&, const QueryOptions&,
                                                     DopQueryScratch<14>&, QueryResult&);
@@ -69,6 +81,7 @@ DopQueryFn<K> dop_query_for(simd::Isa isa) {
 }
 
 template DopQueryFn<6> dop_query_for<6>(simd::Isa);
+template DopQueryFn<8> dop_query_for<8>(simd::Isa);
 template DopQueryFn<14> dop_query_for<14>(simd::Isa);
 template DopQueryFn<18> dop_query_for<18>(simd::Isa);
 template DopQueryFn<26> dop_query_for<26>(simd::Isa);

@@ -15,6 +15,7 @@ template <int K>
 DopQueryFn<K> dop_query_for(simd::Isa isa);
 
 extern template DopQueryFn<6> dop_query_for<6>(simd::Isa);
+extern template DopQueryFn<8> dop_query_for<8>(simd::Isa);
 extern template DopQueryFn<14> dop_query_for<14>(simd::Isa);
 extern template DopQueryFn<18> dop_query_for<18>(simd::Isa);
 extern template DopQueryFn<26> dop_query_for<26>(simd::Isa);

@@ -86,6 +86,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
 }
 
 template struct DopQueryScratch<6>;
+template struct DopQueryScratch<8>;
 template struct DopQueryScratch<14>;
 template struct DopQueryScratch<18>;
 template struct DopQueryScratch<26>;

@@ -85,6 +85,7 @@ struct DopQueryScratch {
 };
 
 extern template struct DopQueryScratch<6>;
+extern template struct DopQueryScratch<8>;
 extern template struct DopQueryScratch<14>;
 extern template struct DopQueryScratch<18>;
 extern template struct DopQueryScratch<26>;

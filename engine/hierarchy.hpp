@@ -15,13 +15,15 @@
 
 namespace kdop {
 
-using EnvironmentHierarchy = std::variant<DopTree<6>, DopTree<14>, DopTree<18>, DopTree<26>>;
-using ObjectHierarchy =
-    std::variant<FlyingDopTree<6>, FlyingDopTree<14>, FlyingDopTree<18>, FlyingDopTree<26>>;
+using EnvironmentHierarchy =
+    std::variant<DopTree<6>, DopTree<8>, DopTree<14>, DopTree<18>, DopTree<26>>;
+using ObjectHierarchy = std::variant<FlyingDopTree<6>, FlyingDopTree<8>, FlyingDopTree<14>,
+                                     FlyingDopTree<18>, FlyingDopTree<26>>;
 
 template <int K>
 constexpr BvType bv_type_for() {
   if constexpr (K == 6) return BvType::kdop6;
+  if constexpr (K == 8) return BvType::dop8;
   if constexpr (K == 14) return BvType::kdop14;
   if constexpr (K == 18) return BvType::kdop18;
   return BvType::kdop26;

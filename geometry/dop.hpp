@@ -19,6 +19,9 @@
 //  11   ( 1,  0, -1)           x   x
 //  12   ( 0,  1, -1)           x   x
 //
+// K = 8 is Zachmann's octahedron (zachmann1998-dop-trees.txt, section 3): the four corner
+// diagonals alone, j = 0..3 in the order of rows 3-6 above, and no axes.
+//
 // In memory a DOP is two runs of `lanes` floats: lo[0..lanes) then hi[0..lanes), where lanes is
 // k/2 rounded up to a multiple of 4 so one vector compare covers all slabs. Padding lanes hold
 // the always-overlapping interval [-inf, +inf], so they never reject.
@@ -40,7 +43,8 @@ struct Direction {
 
 template <int K>
 struct DopShape {
-  static_assert(K == 6 || K == 14 || K == 18 || K == 26, "k-DOPs of the paper: 6, 14, 18, 26");
+  static_assert(K == 6 || K == 8 || K == 14 || K == 18 || K == 26,
+                "k-DOPs of the papers: 6, 8 (Zachmann's octahedron), 14, 18, 26");
   static constexpr int k = K;
   static constexpr int slabs = K / 2;
   static constexpr int lanes = (slabs + 3) / 4 * 4;
@@ -53,6 +57,10 @@ struct DopShape {
                                     {1, -1, 0}, {1, 0, -1}, {0, 1, -1}};
     std::array<Direction, slabs> d{};
     int n = 0;
+    if constexpr (K == 8) {
+      for (const Direction& c : corners) d[n++] = c;
+      return d;
+    }
     for (const Direction& a : axes) d[n++] = a;
     if constexpr (K == 14 || K == 26) {
       for (const Direction& c : corners) d[n++] = c;

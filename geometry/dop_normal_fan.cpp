@@ -77,6 +77,7 @@ const NormalFan& normal_fan() {
 }
 
 template const NormalFan& normal_fan<6>();
+template const NormalFan& normal_fan<8>();
 template const NormalFan& normal_fan<14>();
 template const NormalFan& normal_fan<18>();
 template const NormalFan& normal_fan<26>();

@@ -32,6 +32,7 @@ template <int K>
 const NormalFan& normal_fan();
 
 extern template const NormalFan& normal_fan<6>();
+extern template const NormalFan& normal_fan<8>();
 extern template const NormalFan& normal_fan<14>();
 extern template const NormalFan& normal_fan<18>();
 extern template const NormalFan& normal_fan<26>();

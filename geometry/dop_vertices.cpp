@@ -55,6 +55,7 @@ DopVertices dop_vertices(const double* lo, const double* hi) {
 }
 
 template DopVertices dop_vertices<6>(const double*, const double*);
+template DopVertices dop_vertices<8>(const double*, const double*);
 template DopVertices dop_vertices<14>(const double*, const double*);
 template DopVertices dop_vertices<18>(const double*, const double*);
 template DopVertices dop_vertices<26>(const double*, const double*);

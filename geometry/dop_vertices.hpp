@@ -26,6 +26,7 @@ template <int K>
 DopVertices dop_vertices(const double* lo, const double* hi);
 
 extern template DopVertices dop_vertices<6>(const double*, const double*);
+extern template DopVertices dop_vertices<8>(const double*, const double*);
 extern template DopVertices dop_vertices<14>(const double*, const double*);
 extern template DopVertices dop_vertices<18>(const double*, const double*);
 extern template DopVertices dop_vertices<26>(const double*, const double*);

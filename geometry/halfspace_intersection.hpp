@@ -20,6 +20,8 @@ std::optional<DopVertices> dop_vertices_by_duality(const double* lo, const doubl
 
 extern template std::optional<DopVertices> dop_vertices_by_duality<6>(const double*, const double*,
                                                                       const Vec3&);
+extern template std::optional<DopVertices> dop_vertices_by_duality<8>(const double*, const double*,
+                                                                      const Vec3&);
 extern template std::optional<DopVertices> dop_vertices_by_duality<14>(const double*, const double*,
                                                                        const Vec3&);
 extern template std::optional<DopVertices> dop_vertices_by_duality<18>(const double*, const double*,

@@ -373,11 +373,12 @@ Header Reader::header(HierarchyRole expected_role) const {
   Header h;
   h.k = get<std::uint8_t>(in_, kKAt);
   const auto bv = get<std::uint8_t>(in_, kBvAt);
-  if (h.k != 6 && h.k != 14 && h.k != 18 && h.k != 26) {
-    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 14, 18 or 26");
+  if (h.k != 6 && h.k != 8 && h.k != 14 && h.k != 18 && h.k != 26) {
+    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 8, 14, 18 or 26");
   }
-  if (bv > static_cast<std::uint8_t>(BvType::kdop26)) {
-    fail(kBvAt, "BV type code " + std::to_string(bv) + ", expected 0 to 3 (kdop6 to kdop26)");
+  if (bv > static_cast<std::uint8_t>(BvType::dop8)) {
+    fail(kBvAt, "BV type code " + std::to_string(bv) +
+                    ", expected 0 to 4 (kdop6, kdop14, kdop18, kdop26, dop8)");
   }
   h.bv = static_cast<BvType>(bv);
   if (dop_k(h.bv) != h.k) {
@@ -503,15 +504,19 @@ std::uint32_t first_closed_padding_lane(const float* dop, std::uint32_t slabs,
 template <int K>
 bool padding_is_open(const float* dop) {
   constexpr int slabs = DopShape<K>::slabs, lanes = DopShape<K>::lanes, pad = lanes - slabs;
-  constexpr float inf = std::numeric_limits<float>::infinity();
-  static constexpr auto filled = [](float v) {
-    std::array<float, pad> a{};
-    for (float& x : a) x = v;
-    return a;
-  };
-  static constexpr std::array<float, pad> lo = filled(-inf), hi = filled(inf);
-  return std::memcmp(dop + slabs, lo.data(), sizeof lo) == 0 &&
-         std::memcmp(dop + lanes + slabs, hi.data(), sizeof hi) == 0;
+  if constexpr (pad == 0) {
+    return true;  // dop8: four slabs fill the four lanes
+  } else {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    static constexpr auto filled = [](float v) {
+      std::array<float, pad> a{};
+      for (float& x : a) x = v;
+      return a;
+    };
+    static constexpr std::array<float, pad> lo = filled(-inf), hi = filled(inf);
+    return std::memcmp(dop + slabs, lo.data(), sizeof lo) == 0 &&
+           std::memcmp(dop + lanes + slabs, hi.data(), sizeof hi) == 0;
+  }
 }
 
 template <int K>

@@ -11,12 +11,13 @@ namespace kdop::cli {
 enum class OptionSet { hierarchy, pair };
 
 inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set = OptionSet::pair) {
-  command.add_option("--bv", o.bv,
-                     set == OptionSet::pair
-                         ? "Bounding volume: kdop6, kdop14, kdop18, kdop26 (default: kdop18, or "
-                           "a hierarchy file's)"
-                         : "Bounding volume: kdop6, kdop14, kdop18, kdop26 (default: kdop18)");
-  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26)");
+  command.add_option(
+      "--bv", o.bv,
+      set == OptionSet::pair
+          ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18, or "
+            "a hierarchy file's)"
+          : "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18)");
+  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)");
   command
       .add_option("--rule", o.rule,
                   "Split rule: splatter, longest-side, min-sum, min-max, surface-area, zachmann")
@@ -58,7 +59,8 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
   const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
   const auto type = parse_bv_type(bv);
-  if (!type) throw InputError("--bv: expected kdop6, kdop14, kdop18 or kdop26, got '" + bv + "'");
+  if (!type)
+    throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26 or dop8, got '" + bv + "'");
   c.bv = *type;
   const auto rule = parse_split_rule(o.rule);
   if (!rule) {

@@ -8,6 +8,9 @@ namespace kdop {
 template void query_dop<simd::ScalarArch, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                              const Pose&, const QueryOptions&, DopQueryScratch<6>&,
                                              QueryResult&);
+template void query_dop<simd::ScalarArch, 8>(const DopTree<8>&, const FlyingDopTree<8>&,
+                                             const Pose&, const QueryOptions&, DopQueryScratch<8>&,
+                                             QueryResult&);
 template void query_dop<simd::ScalarArch, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                               const Pose&, const QueryOptions&,
                                               DopQueryScratch<14>&, QueryResult&);

@@ -6,6 +6,8 @@ namespace kdop {
 
 template void query_dop<xsimd::sse4_2, 6>(const DopTree<6>&, const FlyingDopTree<6>&, const Pose&,
                                           const QueryOptions&, DopQueryScratch<6>&, QueryResult&);
+template void query_dop<xsimd::sse4_2, 8>(const DopTree<8>&, const FlyingDopTree<8>&, const Pose&,
+                                          const QueryOptions&, DopQueryScratch<8>&, QueryResult&);
 template void query_dop<xsimd::sse4_2, 14>(const DopTree<14>&, const FlyingDopTree<14>&,
                                            const Pose&, const QueryOptions&, DopQueryScratch<14>&,
                                            QueryResult&);

@@ -101,7 +101,7 @@ check "reference all-contacts" 1 "$kdop" check --env cube.obj --object cube.obj 
 reference=$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)
 expect "reference has pairs" test -n "$reference"
 for env in cube.obj cube.off cube.ply cube.stl; do
-  for bv in kdop6 kdop14 kdop18 kdop26; do
+  for bv in kdop6 dop8 kdop14 kdop18 kdop26; do
     check "$env $bv" 1 "$kdop" check --env "$env" --object cube.stl --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --bv "$bv"
     expect "$env $bv same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
   done
@@ -157,7 +157,10 @@ check "zero quaternion" 2 "$kdop" check --env cube.obj --object cube.obj --pose 
 check "reflection matrix" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0,0,1,0,0,0,0,-1,0,0,0,0,1
 check "pose and matrix together" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,1,0,0,0 --matrix 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
 check "unknown bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv kdop7
-check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 8
+check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 10
+expect "unknown bv lists dop8" grep -q "kdop26 or dop8, got '10'" err.txt
+check "k 8 is dop8" 1 "$kdop" check --env cube.obj --object cube.obj --k 8 --json
+expect "k 8 names dop8" grep -q '"bv":"dop8"' out.txt
 check "unknown rule" 2 "$kdop" check --env cube.obj --object cube.obj --rule best
 check "missing env" 2 "$kdop" check --object cube.obj
 check "unknown flag" 2 "$kdop" check --env cube.obj --object cube.obj --frobnicate
@@ -269,7 +272,7 @@ with open("torus_poses.csv", "w") as f:
         f.write("p%d,%r,%r,%r,%r,%r,%r,%r\n" % (k, rng.uniform(-4, 4), rng.uniform(-4, 4), rng.uniform(-1, 1), *q))
 PY
 no_time() { cut -d, -f1-6,8,9 "$1"; }
-for bv in kdop6 kdop14 kdop18 kdop26; do
+for bv in kdop6 dop8 kdop14 kdop18 kdop26; do
   check "build env $bv" 0 "$kdop" build --mesh torus.obj --out env_$bv.kdop --bv $bv
   check "build object $bv" 0 "$kdop" build --mesh torus.obj -o object_$bv.kdop --role object --bv $bv
   for mode in first all; do

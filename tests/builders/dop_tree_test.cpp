@@ -69,6 +69,9 @@ TEST(DopTree, NodesContainTheirTrianglesK18) {
 TEST(DopTree, NodesContainTheirTrianglesK26) {
   check_k<26>();
 }
+TEST(DopTree, NodesContainTheirTrianglesDop8) {
+  check_k<8>();
+}
 
 TEST(DopTree, FloatBoundsRoundOutward) {
   // A triangle whose coordinates are not float-representable: the float DOP must still contain

@@ -61,6 +61,7 @@ TEST(TopdownBuilder, EveryRuleAndLeafSizeGivesAValidTree) {
                      std::to_string(tau));
         BuildConfig c{rule, point, tau};
         expect_valid_tree(build_topdown<18>(m, c), m.triangle_count(), tau);
+        expect_valid_tree(build_topdown<8>(m, c), m.triangle_count(), tau);
         c.all_directions = true;
         c.candidates = 3;
         expect_valid_tree(build_topdown<26>(m, c), m.triangle_count(), tau);

@@ -143,7 +143,7 @@ struct Variant {
 std::vector<Variant> variants() {
   const std::vector<simd::Isa> isas = simd::supported_isas();
   std::vector<Variant> v;
-  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
     for (SplitRule rule : {SplitRule::longest_side, SplitRule::splatter}) {
       for (SplitPoint point : {SplitPoint::mean, SplitPoint::median})
         v.push_back({bv, rule, point, isas.back()});
@@ -159,6 +159,7 @@ std::vector<Variant> variants() {
                TumbleMethod::vertices, true});
   v.push_back({BvType::kdop26, SplitRule::min_max, SplitPoint::mean, isas.back()});
   v.push_back({BvType::kdop18, SplitRule::surface_area, SplitPoint::median, isas.back()});
+  v.push_back({BvType::dop8, SplitRule::min_sum, SplitPoint::mean, isas.back()});
   return v;
 }
 
@@ -221,7 +222,7 @@ TEST(QueryOracle, DefaultLeafSizesMatchBruteForce) {
   std::uint64_t rng = 99;
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 16);
   const Mesh obj = make_torus({0, 0, 0}, 0.6, 0.2, 30, 12, 0.15);
-  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
     PairConfig config;
     config.bv = bv;
     CollisionPair pair(env, obj, config);

@@ -77,6 +77,9 @@ TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK18) {
 TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK26) {
   check_k<26>();
 }
+TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactDop8) {
+  check_k<8>();
+}
 
 TEST(Tumble, AffineIsExactForBoxes) {
   // For 6-DOPs (boxes) the fan's cones are the octants and the affine bound is the exact support

@@ -70,6 +70,9 @@ TEST(NormalFan, ConesCoverEveryDirectionK18) {
 TEST(NormalFan, ConesCoverEveryDirectionK26) {
   check_k<26>();
 }
+TEST(NormalFan, ConesCoverEveryDirectionDop8) {
+  check_k<8>();
+}
 
 TEST(NormalFan, BoxFanIsTheOctants) {
   const NormalFan& fan = normal_fan<6>();

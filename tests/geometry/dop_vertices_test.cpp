@@ -71,6 +71,9 @@ TEST(DopVertices, ContainPointsAndSatisfyConstraintsK18) {
 TEST(DopVertices, ContainPointsAndSatisfyConstraintsK26) {
   check_k<26>();
 }
+TEST(DopVertices, ContainPointsAndSatisfyConstraintsDop8) {
+  check_k<8>();
+}
 
 TEST(DopVertices, BoxHasEightCorners) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 3};
@@ -141,6 +144,9 @@ TEST(DopVertices, EnumerationEqualsDualHullK18) {
 }
 TEST(DopVertices, EnumerationEqualsDualHullK26) {
   check_against_duality<26>();
+}
+TEST(DopVertices, EnumerationEqualsDualHullDop8) {
+  check_against_duality<8>();
 }
 
 }  // namespace

@@ -112,8 +112,9 @@ BuildConfig unusual_config(std::uint32_t leaf_size) {
 
 template <class T>
 class HierarchyFileRoundTrip : public ::testing::Test {};
-using Ks = ::testing::Types<std::integral_constant<int, 6>, std::integral_constant<int, 14>,
-                            std::integral_constant<int, 18>, std::integral_constant<int, 26>>;
+using Ks = ::testing::Types<std::integral_constant<int, 6>, std::integral_constant<int, 8>,
+                            std::integral_constant<int, 14>, std::integral_constant<int, 18>,
+                            std::integral_constant<int, 26>>;
 TYPED_TEST_SUITE(HierarchyFileRoundTrip, Ks);
 
 TYPED_TEST(HierarchyFileRoundTrip, EnvironmentLoadsAsBuilt) {
@@ -162,7 +163,7 @@ class HierarchyFileTest : public test::ScratchDirTest {};
 // Loaded hierarchies answer every query exactly as freshly built ones, counters included.
 TEST_F(HierarchyFileTest, LoadedPairAnswersLikeBuiltPair) {
   const Mesh env = env_mesh(), object = object_mesh();
-  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
     PairConfig config;
     config.bv = bv;
     const std::string env_path = (dir_ / "env.kdop").string();
@@ -333,7 +334,7 @@ TEST(HierarchyFileErrors, KInconsistentWithBvType) {
   poke(bytes, kKAt, std::uint8_t{18});
   EXPECT_THAT(env_error(bytes), HasSubstr("byte 33: BV type kdop6 does not match K = 18"));
   poke(bytes, kKAt, std::uint8_t{7});
-  EXPECT_THAT(env_error(bytes), HasSubstr("byte 32: K = 7, expected 6, 14, 18 or 26"));
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 32: K = 7, expected 6, 8, 14, 18 or 26"));
 }
 
 TEST(HierarchyFileErrors, WrongRoleNamesBoth) {
