@@ -46,6 +46,7 @@ class MappableArray {
     return *this;
   }
   MappableArray& operator=(MappableArray&& o) noexcept {
+    if (this == &o) return *this;
     owned_ = std::move(o.owned_);
     keeper_ = std::move(o.keeper_);
     data_ = o.data_;

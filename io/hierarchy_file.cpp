@@ -430,6 +430,11 @@ Header Reader::header(HierarchyRole expected_role) const {
   h.climb_starts = get<std::uint32_t>(in_, kClimbStartsAt);
   if (h.nodes == 0) fail(kNodesAt, "0 nodes, expected at least 1");
   if (h.triangles == 0) fail(kTrianglesAt, "0 triangles, expected at least 1");
+  // A tree of n nodes is at most n - 1 edges deep; the tree check sizes its stack by the depth.
+  if (h.depth >= h.nodes) {
+    fail(kDepthAt, "depth " + std::to_string(h.depth) + ", expected less than the " +
+                       std::to_string(h.nodes) + " nodes");
+  }
   const bool object = h.role == HierarchyRole::object;
   const auto count_is = [&](std::uint64_t at, std::uint32_t value, std::uint32_t expected,
                             const char* what) {

@@ -30,6 +30,10 @@ TEST(MappableArray, OwnedElementsAreCopiedAndMovedWithTheirValues) {
   int sum = 0;
   for (int v : copy) sum += v;
   EXPECT_EQ(sum, 6);
+  MappableArray<int>& same = copy;
+  copy = std::move(same);  // self-move keeps the elements
+  EXPECT_EQ(copy.size(), 3u);
+  EXPECT_EQ(copy[2], 3);
 }
 
 TEST(MappableArray, ViewKeepsItsMemoryAliveAndIsReadOnly) {

@@ -406,6 +406,10 @@ TEST(HierarchyFileErrors, StructuralDamageNamesTheProblem) {
   fix_checksum(bytes);
   EXPECT_THAT(env_error(bytes), HasSubstr("byte 56: depth 1, but the tree's is"));
   bytes = good;
+  poke(bytes, 56, std::uint32_t{0xFFFFFFFF});  // a depth the tree check must not size a stack by
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte 56: depth 4294967295, expected less than the"));
+  bytes = good;
   poke(bytes, section(2) + 12, 0.0f);  // kdop6: lane 3 of the root's lo is padding
   fix_checksum(bytes);
   EXPECT_THAT(env_error(bytes), HasSubstr("node 0: padding lane 3 is not [-inf, +inf]"));
