@@ -29,6 +29,31 @@ std::optional<HullMeasure> convex_hull_measure(const std::vector<Vec3>& points) 
   return HullMeasure{run.qh()->totvol, run.qh()->totarea};
 }
 
+std::vector<std::array<Vec3, 3>> convex_hull_triangles(const std::vector<Vec3>& points) {
+  std::vector<std::array<Vec3, 3>> out;
+  if (points.size() < 4) return out;
+  std::vector<coordT> coords;
+  coords.reserve(3 * points.size());
+  for (const Vec3& p : points) coords.insert(coords.end(), {p.x, p.y, p.z});
+  char options[] = "qhull Qt";
+  QhullSession run(3, static_cast<int>(points.size()), coords.data(), options);
+  if (!run.ok()) return out;
+  qhT* qh = run.qh();
+  facetT* facet;
+  FORALLfacets {
+    std::array<Vec3, 3> t;
+    int n = 0;
+    vertexT* vertex;
+    vertexT** vertexp;
+    FOREACHvertex_(facet->vertices) {
+      if (n < 3) t[n] = points[qh_pointid(qh, vertex->point)];
+      ++n;
+    }
+    if (n == 3) out.push_back(t);  // 'Qt' triangulates every facet
+  }
+  return out;
+}
+
 HullGraph convex_hull_graph(const std::vector<Vec3>& input) {
   if (input.size() < 4) return exhaustive_hull(input);
   std::vector<coordT> coords;

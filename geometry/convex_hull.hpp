@@ -4,6 +4,7 @@
 // direction is the best vertex along it, so the extreme vertex is found by walking edges.
 // The hull comes from qhull (Debian libqhull-dev). Flat or degenerate point sets (all on a
 // plane or a line) have no 3D hull; then every point is kept and the search is exhaustive.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -23,6 +24,10 @@ struct HullGraph {
 };
 
 HullGraph convex_hull_graph(const std::vector<Vec3>& input);
+
+// The convex hull's surface as triangles (qhull, triangulated output 'Qt'); empty when there is no
+// 3D hull (fewer than 4 points, or all on a plane). Orientation is not fixed.
+std::vector<std::array<Vec3, 3>> convex_hull_triangles(const std::vector<Vec3>& points);
 
 // Volume and surface area of the convex hull of `points` by qhull (option 'FA'); nullopt when
 // there is no 3D hull (fewer than 4 points, or all on a plane). The oracle and the library peer

@@ -1,0 +1,37 @@
+#pragma once
+// Oriented bounding boxes fitted as in Gottschalk, Lin and Manocha 1996
+// (gottschalk1996-obbtree.txt, section 4): the box's axes are the eigenvectors of the covariance of
+// the convex hull's surface, taken with uniform density and integrated in closed form over its
+// triangles, so the fit depends neither on how densely the mesh is sampled nor on points inside the
+// hull. The extents are the points' projections onto the axes.
+//
+// Per hull triangle (p, q, r) with area A and centroid m, the second moment is
+//   integral of x_j x_k dA = A / 12 (9 m_j m_k + p_j p_k + q_j q_k + r_j r_k),
+// and the covariance is the area-weighted sum over the hull, divided by the total area, less the
+// product of the surface's mean. A set with no 3D hull (flat, collinear, one point) falls back to
+// the covariance of its points.
+#include <array>
+#include <vector>
+
+#include "geometry/vec3.hpp"
+
+namespace kdop {
+
+struct Obb {
+  Vec3 center;
+  std::array<Vec3, 3> axis;    // orthonormal, right-handed; axis[0] the largest variance
+  std::array<double, 3> half;  // half extents along the axes (0 where the points are flat)
+};
+
+// Area, mean and covariance (row-major 3 x 3) of a surface given as triangles, uniform density.
+struct SurfaceMoments {
+  double area = 0;
+  Vec3 mean;
+  std::array<double, 9> covariance{};
+};
+SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles);
+
+// The box of `points` (at least one) in the frame of their hull's surface covariance.
+Obb fit_obb(const std::vector<Vec3>& points);
+
+}  // namespace kdop
