@@ -94,4 +94,19 @@ Obb fit_obb(const std::vector<Vec3>& points) {
   return box;
 }
 
+Rss fit_rss(const std::vector<Vec3>& points) {
+  const Obb box = fit_obb(points);
+  int thin = 0;
+  for (int a = 1; a < 3; ++a) {
+    if (box.half[a] < box.half[thin]) thin = a;
+  }
+  const int u = (thin + 1) % 3, v = (thin + 2) % 3;  // cyclic, so axis[0] x axis[1] = axis[2]
+  Rss r;
+  r.center = box.center;
+  r.axis = {box.axis[u], box.axis[v], box.axis[thin]};
+  r.half = {box.half[u], box.half[v]};
+  r.radius = box.half[thin];
+  return r;
+}
+
 }  // namespace kdop

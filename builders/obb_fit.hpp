@@ -34,4 +34,17 @@ SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles
 // The box of `points` (at least one) in the frame of their hull's surface covariance.
 Obb fit_obb(const std::vector<Vec3>& points);
 
+// A rounded oriented box (rectangle swept sphere, oriented-rounded-bv.txt): the points' OBB with
+// its thinnest extent turned into the radius, the other two spanning the rectangle. Every point
+// is within `radius` of the rectangle (its offset along the thin axis is at most that extent).
+// Looser than a fit that also shrinks the rectangle where the rounded corners reach; it is the
+// paper's first step, from the same PCA frame.
+struct Rss {
+  Vec3 center;
+  std::array<Vec3, 3> axis;    // the rectangle spans axis[0], axis[1]; axis[2] is its normal
+  std::array<double, 2> half;  // the rectangle's half lengths
+  double radius = 0;
+};
+Rss fit_rss(const std::vector<Vec3>& points);
+
 }  // namespace kdop
