@@ -12,10 +12,6 @@
 namespace kdop {
 namespace {
 
-double component(const Vec3& v, int i) {
-  return i == 0 ? v.x : i == 1 ? v.y : v.z;
-}
-
 // Covariance of the points themselves, for sets without a 3D hull.
 std::array<double, 9> point_covariance(const std::vector<Vec3>& points) {
   Vec3 mean{0, 0, 0};
@@ -25,7 +21,7 @@ std::array<double, 9> point_covariance(const std::vector<Vec3>& points) {
   for (const Vec3& p : points) {
     const Vec3 d = p - mean;
     for (int j = 0; j < 3; ++j) {
-      for (int k = 0; k < 3; ++k) c[3 * j + k] += component(d, j) * component(d, k);
+      for (int k = 0; k < 3; ++k) c[3 * j + k] += coord(d, j) * coord(d, k);
     }
   }
   for (double& v : c) v /= static_cast<double>(points.size());
@@ -45,8 +41,8 @@ SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles
     first = first + area * centroid;
     for (int j = 0; j < 3; ++j) {
       for (int k = 0; k < 3; ++k) {
-        double s = 9 * component(centroid, j) * component(centroid, k);
-        for (const Vec3& p : t) s += component(p, j) * component(p, k);
+        double s = 9 * coord(centroid, j) * coord(centroid, k);
+        for (const Vec3& p : t) s += coord(p, j) * coord(p, k);
         second[3 * j + k] += area / 12 * s;
       }
     }
@@ -56,7 +52,7 @@ SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles
   for (int j = 0; j < 3; ++j) {
     for (int k = 0; k < 3; ++k) {
       m.covariance[3 * j + k] =
-          second[3 * j + k] / m.area - component(m.mean, j) * component(m.mean, k);
+          second[3 * j + k] / m.area - coord(m.mean, j) * coord(m.mean, k);
     }
   }
   return m;

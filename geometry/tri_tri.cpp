@@ -62,10 +62,6 @@ bool segment_triangle_2d(Point2 p, Point2 q, Point2 a, Point2 b, Point2 c) {
          segments_intersect_2d(p, q, c, a);
 }
 
-double coord(const Vec3& p, int axis) {
-  return axis == 0 ? p.x : (axis == 1 ? p.y : p.z);
-}
-
 // Closed segments in 3D; either may be a single point.
 bool segments_intersect_3d(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b) {
   if (orient3d(p, q, a, b) != 0) return false;

@@ -26,5 +26,9 @@ inline Vec3 cross(Vec3 p, Vec3 q) {
 inline double norm(Vec3 p) {
   return std::sqrt(dot(p, p));
 }
+// Coordinate `axis` (0 x, 1 y, 2 z).
+inline double coord(Vec3 p, int axis) {
+  return axis == 0 ? p.x : (axis == 1 ? p.y : p.z);
+}
 
 }  // namespace kdop

@@ -15,10 +15,6 @@
 namespace kdop {
 namespace {
 
-double component(const Vec3& v, int i) {
-  return i == 0 ? v.x : i == 1 ? v.y : v.z;
-}
-
 // The oracle for the closed form: the edge-midpoint rule, exact for quadratic integrands on a
 // triangle (integral of f = A / 3 (f(m_01) + f(m_12) + f(m_20))).
 std::array<double, 9> second_moments_by_midpoints(const std::vector<std::array<Vec3, 3>>& tris,
@@ -33,7 +29,7 @@ std::array<double, 9> second_moments_by_midpoints(const std::vector<std::array<V
     for (const Vec3& m : mids) {
       first = first + (a / 3) * m;
       for (int j = 0; j < 3; ++j) {
-        for (int k = 0; k < 3; ++k) s[3 * j + k] += a / 3 * component(m, j) * component(m, k);
+        for (int k = 0; k < 3; ++k) s[3 * j + k] += a / 3 * coord(m, j) * coord(m, k);
       }
     }
   }
@@ -56,9 +52,9 @@ TEST(ObbFit, SurfaceMomentsMatchTheMidpointRule) {
     EXPECT_NEAR(got.area, area, 1e-12 * area);
     const Vec3 mean = (1.0 / area) * first;
     for (int j = 0; j < 3; ++j) {
-      EXPECT_NEAR(component(got.mean, j), component(mean, j), 1e-12);
+      EXPECT_NEAR(coord(got.mean, j), coord(mean, j), 1e-12);
       for (int k = 0; k < 3; ++k) {
-        const double want = s[3 * j + k] / area - component(mean, j) * component(mean, k);
+        const double want = s[3 * j + k] / area - coord(mean, j) * coord(mean, k);
         EXPECT_NEAR(got.covariance[3 * j + k], want, 1e-11) << j << k;
       }
     }
