@@ -81,14 +81,10 @@ class MappableArray {
   std::size_t size_ = 0;
 };
 
-// Bytes held by an array.
-template <class T>
-std::size_t array_bytes(const MappableArray<T>& a) {
-  return a.size() * sizeof(T);
-}
-template <class T>
-std::size_t array_bytes(const std::vector<T>& v) {
-  return v.size() * sizeof(T);
+// Bytes held by an array: a MappableArray or a std::vector.
+template <class Array>
+std::size_t array_bytes(const Array& a) {
+  return a.size() * sizeof(*a.data());
 }
 
 }  // namespace kdop

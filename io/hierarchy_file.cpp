@@ -179,13 +179,9 @@ struct ConstBytes {
   std::uint64_t bytes;
 };
 
-template <class T>
-ConstBytes bytes_of(const std::vector<T>& v) {
-  return {v.data(), v.size() * sizeof(T)};
-}
-template <class T>
-ConstBytes bytes_of(const MappableArray<T>& a) {
-  return {a.data(), a.size() * sizeof(T)};
+template <class Array>  // a std::vector or a MappableArray
+ConstBytes bytes_of(const Array& a) {
+  return {a.data(), array_bytes(a)};
 }
 template <class T>
 ConstBytes bytes_of(const StaggeredArrays<T>& a) {
@@ -741,10 +737,15 @@ ObjectFile load_object(const Reader& r, const Header& h) {
 // each reads a large part of the file (292 MB in all for a 1,000,000-triangle environment). The
 // checks bound every index themselves, so they are safe on a damaged file. When both fail, the
 // checksum pass's error is reported, whichever finished first.
+// A file's bytes and what keeps them alive for the arrays that view them.
+struct HeldBytes {
+  std::string_view bytes;
+  std::shared_ptr<const void> keeper;
+};
+
 template <class File, class Load>
-File parse(std::string_view bytes, std::shared_ptr<const void> keeper, const std::string& name,
-           HierarchyRole role, Load&& load) {
-  const Reader r(bytes, std::move(keeper), name);
+File parse(HeldBytes in, const std::string& name, HierarchyRole role, Load&& load) {
+  const Reader r(in.bytes, std::move(in.keeper), name);
   const Header h = r.header(role);
   std::optional<File> file;
   std::exception_ptr checksum_error, load_error;
@@ -768,12 +769,23 @@ File parse(std::string_view bytes, std::shared_ptr<const void> keeper, const std
   return std::move(*file);
 }
 
+EnvironmentFile parse_environment(HeldBytes in, const std::string& name) {
+  return parse<EnvironmentFile>(
+      std::move(in), name, HierarchyRole::environment,
+      []<int K>(const Reader& r, const Header& h) { return load_environment<K>(r, h); });
+}
+
+ObjectFile parse_object(HeldBytes in, const std::string& name) {
+  return parse<ObjectFile>(
+      std::move(in), name, HierarchyRole::object,
+      []<int K>(const Reader& r, const Header& h) { return load_object<K>(r, h); });
+}
+
 // A copy of bytes held by the caller, 8-byte aligned, for arrays that outlive the call.
-std::shared_ptr<const void> aligned_copy(std::string_view bytes, std::string_view& copy) {
+HeldBytes aligned_copy(std::string_view bytes) {
   auto words = std::make_shared<std::vector<std::uint64_t>>((bytes.size() + 7) / 8);
   if (!bytes.empty()) std::memcpy(words->data(), bytes.data(), bytes.size());
-  copy = {reinterpret_cast<const char*>(words->data()), bytes.size()};
-  return words;
+  return {{reinterpret_cast<const char*>(words->data()), bytes.size()}, std::move(words)};
 }
 
 // The whole file mapped read-only, prefaulted: it is read through at once, and the loaded
@@ -820,6 +832,13 @@ class MappedFile {
   std::size_t size_ = 0;
 };
 
+// The file mapped, kept alive by the arrays that view it.
+HeldBytes mapping_of(const std::string& path) {
+  auto file = std::make_shared<const MappedFile>(path);
+  const std::string_view bytes = file->bytes();
+  return {bytes, std::move(file)};
+}
+
 }  // namespace
 
 const char* to_string(HierarchyRole role) {
@@ -836,35 +855,19 @@ std::string format_hierarchy_file(const ObjectHierarchy& hierarchy, const BuildC
 }
 
 EnvironmentFile parse_environment_file(std::string_view bytes, const std::string& name) {
-  std::string_view copy;
-  std::shared_ptr<const void> keeper = aligned_copy(bytes, copy);
-  return parse<EnvironmentFile>(
-      copy, std::move(keeper), name, HierarchyRole::environment,
-      []<int K>(const Reader& r, const Header& h) { return load_environment<K>(r, h); });
+  return parse_environment(aligned_copy(bytes), name);
 }
 
 ObjectFile parse_object_file(std::string_view bytes, const std::string& name) {
-  std::string_view copy;
-  std::shared_ptr<const void> keeper = aligned_copy(bytes, copy);
-  return parse<ObjectFile>(
-      copy, std::move(keeper), name, HierarchyRole::object,
-      []<int K>(const Reader& r, const Header& h) { return load_object<K>(r, h); });
+  return parse_object(aligned_copy(bytes), name);
 }
 
 EnvironmentFile read_environment_file(const std::string& path) {
-  auto file = std::make_shared<const MappedFile>(path);
-  const std::string_view bytes = file->bytes();
-  return parse<EnvironmentFile>(
-      bytes, std::move(file), path, HierarchyRole::environment,
-      []<int K>(const Reader& r, const Header& h) { return load_environment<K>(r, h); });
+  return parse_environment(mapping_of(path), path);
 }
 
 ObjectFile read_object_file(const std::string& path) {
-  auto file = std::make_shared<const MappedFile>(path);
-  const std::string_view bytes = file->bytes();
-  return parse<ObjectFile>(
-      bytes, std::move(file), path, HierarchyRole::object,
-      []<int K>(const Reader& r, const Header& h) { return load_object<K>(r, h); });
+  return parse_object(mapping_of(path), path);
 }
 
 bool is_hierarchy_file(const std::string& path) {
