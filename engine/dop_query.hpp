@@ -24,6 +24,7 @@
 // depth-first order, flying leaves in depth-first order within, then triangles by slot), the
 // same for every ISA.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -220,7 +221,10 @@ class DopTraversal {
         object_frame_(object_frame),
         s_(s),
         shared_(shared),
-        slots_(fly.floats.slots()) {}
+        slots_(fly.floats.slots()) {
+    // The moved corners' arrays, looked up once per query rather than per slot.
+    for (int a = 0; a < LeafTriangles::array_count; ++a) moved_[a] = s.moved.mutable_array(a);
+  }
 
   // Traverses from stack[0, size) into `result` (its counters and pairs add up); stops at the
   // budget of node pairs (paused) or, in first_contact mode, at the first contact.
@@ -320,13 +324,13 @@ class DopTraversal {
     if (claim(s_.slot_stamp[fs])) {
       for (int c = 0; c < 3; ++c) {
         const Vec3 q = apply_pose(pose_, Vec3{t.x(c)[fs], t.y(c)[fs], t.z(c)[fs]});
-        s_.moved.mutable_array(c)[fs] = q.x;
-        s_.moved.mutable_array(3 + c)[fs] = q.y;
-        s_.moved.mutable_array(6 + c)[fs] = q.z;
+        moved_[c][fs] = q.x;
+        moved_[3 + c][fs] = q.y;
+        moved_[6 + c][fs] = q.z;
       }
       publish(s_.slot_stamp[fs]);
     }
-    const StaggeredArrays<double>& m = s_.moved;
+    const auto& m = moved_;
     return Triangle{{m[0][fs], m[3][fs], m[6][fs]},
                     {m[1][fs], m[4][fs], m[7][fs]},
                     {m[2][fs], m[5][fs], m[8][fs]}};
@@ -371,6 +375,7 @@ class DopTraversal {
   DopQueryScratch<K>& s_;
   bool shared_;
   simd::PrefilterSlots slots_;
+  std::array<double*, LeafTriangles::array_count> moved_;  // s_.moved's arrays
 };
 
 template <class Arch, int K>
