@@ -454,7 +454,7 @@ const LeafPairs& leaf_pairs_of_flight() {
     const FlyingDopTree<18>& fly = fly_tree<18>();
     DopQueryScratch<18> scratch;
     for (const Pose& pose : flight_poses(32, 7)) {
-      const ObjectFrame frame = make_object_frame<simd::ScalarArch>(fly, pose);
+      const ObjectFrame frame = make_object_frame<simd::ScalarArch>(fly.corner_radius, pose);
       QueryResult r;
       // The leaf pairs a query visits: re-run its traversal with a recording leaf test.
       scratch.prepare(env, fly);

@@ -246,7 +246,8 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--modes", o.modes, "first, all")->delimiter(',')->capture_default_str();
-  app.add_option("--kdop", o.kdops, "kdop BV types to run (the best counts)")
+  app.add_option("--kdop", o.kdops,
+                 "kdop BV types to run (the best counts): kdop6 kdop14 kdop18 kdop26 dop8 obb rss")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--peers", o.peers, "FCL types: fcl-obb fcl-obbrss fcl-kios fcl-rss fcl-kdop18")

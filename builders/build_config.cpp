@@ -6,13 +6,14 @@
 namespace kdop {
 namespace {
 
-constexpr std::array<std::pair<SplitRule, const char*>, 6> kRuleNames{{
+constexpr std::array<std::pair<SplitRule, const char*>, 7> kRuleNames{{
     {SplitRule::splatter, "splatter"},
     {SplitRule::longest_side, "longest-side"},
     {SplitRule::min_sum, "min-sum"},
     {SplitRule::min_max, "min-max"},
     {SplitRule::surface_area, "surface-area"},
     {SplitRule::zachmann, "zachmann"},
+    {SplitRule::obb_axis, "obb-axis"},
 }};
 
 constexpr std::array<std::pair<SplitPoint, const char*>, 3> kPointNames{{

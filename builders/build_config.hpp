@@ -16,9 +16,11 @@ enum class SplitRule : std::uint8_t {
   min_max,       // the candidate split whose larger child k-DOP volume is least
   surface_area,  // the candidate split of least  area(L) |L| + area(R) |R|  (k-DOP areas)
   zachmann,      // near-farthest pair as seeds, then greedy growth (Zachmann, section 4.2)
+  obb_axis,      // the longest axis of the node's OBB (Gottschalk et al. 1996, section 4)
 };
 
-// Where along the chosen direction the splitting plane sits (not used by `zachmann`).
+// Where along the chosen direction the splitting plane sits (not used by `zachmann`;
+// `obb-axis` takes the median for `median`, else the mean).
 enum class SplitPoint : std::uint8_t {
   mean,    // mean of the centroids (tighter volumes, the paper's default)
   median,  // median of the centroids (balanced tree)
@@ -44,7 +46,7 @@ struct BuildConfig {
 };
 
 // Names as the CLI spells them ("splatter", "longest-side", "min-sum", "min-max",
-// "surface-area", "zachmann" / "mean", "median", "binned"); nullopt for anything else.
+// "surface-area", "zachmann", "obb-axis" / "mean", "median", "binned"); nullopt otherwise.
 std::optional<SplitRule> parse_split_rule(const std::string& name);
 std::optional<SplitPoint> parse_split_point(const std::string& name);
 const char* to_string(SplitRule rule);

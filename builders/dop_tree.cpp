@@ -8,33 +8,13 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "builders/object_sphere.hpp"
 #include "builders/topdown_builder.hpp"
 #include "geometry/dop_vertices.hpp"
 #include "geometry/populated_vector.hpp"
 
 namespace kdop {
 namespace {
-
-TreeTopology encode_topology(const BuildTree& b) {
-  TreeTopology t;
-  std::vector<std::uint32_t> child_or_first = populated_vector<std::uint32_t>(b.nodes.size(), 0),
-                             leaf_count = populated_vector<std::uint32_t>(b.nodes.size(), 0);
-  for (std::size_t n = 0; n < b.nodes.size(); ++n) {
-    const BuildNode& node = b.nodes[n];
-    child_or_first[n] = node.is_leaf() ? node.begin : node.right;
-    leaf_count[n] = node.is_leaf() ? node.count : 0;
-  }
-  t.child_or_first = std::move(child_or_first);
-  t.leaf_count = std::move(leaf_count);
-  // Depth of every node from its parent's, in pre-order (parents come first).
-  std::vector<std::uint32_t> depth(b.nodes.size(), 0);
-  for (std::size_t n = 0; n < b.nodes.size(); ++n) {
-    if (b.nodes[n].is_leaf()) continue;
-    depth[n + 1] = depth[b.nodes[n].right] = depth[n] + 1;
-    t.depth = std::max(t.depth, depth[n] + 1);
-  }
-  return t;
-}
 
 // The k/2 intervals of a leaf in double, containing all corners of its triangles: each
 // projection is widened by its rounding bound.
@@ -123,46 +103,8 @@ std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& 
   return bounds;
 }
 
-// The slots under every node, from the leaves up (pre-order: children after parents).
-struct SlotRange {
-  std::uint32_t first, count;
-};
-
-std::vector<SlotRange> slot_ranges(const TreeTopology& topo) {
-  std::vector<SlotRange> r(topo.node_count());
-  for (std::uint32_t n = topo.node_count(); n-- > 0;) {
-    r[n] = topo.is_leaf(n) ? SlotRange{topo.child_or_first[n], topo.leaf_count[n]}
-                           : SlotRange{r[n + 1].first, r[n + 1].count + r[topo.right(n)].count};
-  }
-  return r;
-}
-
 // Nodes with at most this many triangles are checked for having fewer corners than DOP vertices.
 constexpr std::uint32_t kCornerNodeLimit = 64;
-
-void distinct_corners(const LeafTriangles& t, SlotRange range, std::vector<Vec3>& out) {
-  out.clear();
-  for (std::uint32_t s = range.first; s < range.first + range.count; ++s) {
-    for (int c = 0; c < 3; ++c) out.push_back({t.x(c)[s], t.y(c)[s], t.z(c)[s]});
-  }
-  auto key = [](const Vec3& p) { return std::array<double, 3>{p.x, p.y, p.z}; };
-  std::sort(out.begin(), out.end(), [&](const Vec3& a, const Vec3& b) { return key(a) < key(b); });
-  out.erase(std::unique(out.begin(), out.end(),
-                        [&](const Vec3& a, const Vec3& b) { return key(a) == key(b); }),
-            out.end());
-}
-
-// Every corner the triangles use, once (unreferenced vertices do not matter).
-std::vector<Vec3> referenced_corners(const Mesh& mesh) {
-  std::vector<char> used(mesh.vertex_count(), 0);
-  for (std::size_t t = 0; t < mesh.triangle_count(); ++t)
-    used[mesh.a[t]] = used[mesh.b[t]] = used[mesh.c[t]] = 1;
-  std::vector<Vec3> points;
-  for (std::size_t v = 0; v < used.size(); ++v) {
-    if (used[v]) points.push_back({mesh.x[v], mesh.y[v], mesh.z[v]});
-  }
-  return points;
-}
 
 }  // namespace
 
@@ -252,18 +194,10 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
     }
   }
   const std::vector<Vec3> corners = referenced_corners(mesh);
-  for (const Vec3& p : corners) f.corner_radius = std::max(f.corner_radius, norm(p));
-  // The sphere: centred on the corners' box, radius rounded up past norm()'s few ulps.
-  Vec3 box_lo{INFINITY, INFINITY, INFINITY}, box_hi{-INFINITY, -INFINITY, -INFINITY};
-  for (const Vec3& p : corners) {
-    box_lo = {std::min(box_lo.x, p.x), std::min(box_lo.y, p.y), std::min(box_lo.z, p.z)};
-    box_hi = {std::max(box_hi.x, p.x), std::max(box_hi.y, p.y), std::max(box_hi.z, p.z)};
-  }
-  f.sphere_center = 0.5 * (box_lo + box_hi);
-  for (const Vec3& p : corners)
-    f.sphere_radius = std::max(f.sphere_radius, norm(p - f.sphere_center));
-  f.sphere_radius = f.sphere_radius * (1 + 0x1p-48) + 0x1p-48 * norm(f.sphere_center);
-  f.corner_radius *= 1 + 0x1p-50;  // norm() is off by a few ulps at most
+  const ObjectSphere sphere = object_sphere(corners);
+  f.corner_radius = sphere.corner_radius;
+  f.sphere_center = sphere.center;
+  f.sphere_radius = sphere.radius;
   f.root_hull = convex_hull_graph(corners);
   f.root_starts = climb_starts(f.root_hull);
   return f;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "builders/build_config.hpp"
+#include "builders/bv_tag.hpp"
 #include "builders/leaf_floats.hpp"
 #include "builders/leaf_triangles.hpp"
 #include "builders/tree_topology.hpp"
@@ -26,6 +27,7 @@ namespace kdop {
 
 template <int K>
 struct DopTree {
+  using Bv = DopBv<K>;
   TreeTopology topology;
   MappableArray<float> bounds;  // DopShape<K>::floats per node
   // A node's size for choosing which node to descend: its widest slab, (hi_j - lo_j) / |n_j|.
@@ -41,6 +43,7 @@ struct DopTree {
 
 template <int K>
 struct FlyingDopTree {
+  using Bv = DopBv<K>;
   DopTree<K> tree;
   // Node n's DOP vertices are (vx, vy, vz)[vertex_first[n], vertex_first[n + 1]).
   MappableArray<std::uint32_t> vertex_first;

@@ -3,6 +3,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <array>
+
 namespace kdop {
 
 LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uint32_t>& order) {
@@ -26,6 +29,18 @@ LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uin
                       }
                     });
   return out;
+}
+
+void distinct_corners(const LeafTriangles& t, SlotRange range, std::vector<Vec3>& out) {
+  out.clear();
+  for (std::uint32_t s = range.first; s < range.first + range.count; ++s) {
+    for (int c = 0; c < 3; ++c) out.push_back({t.x(c)[s], t.y(c)[s], t.z(c)[s]});
+  }
+  auto key = [](const Vec3& p) { return std::array<double, 3>{p.x, p.y, p.z}; };
+  std::sort(out.begin(), out.end(), [&](const Vec3& a, const Vec3& b) { return key(a) < key(b); });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [&](const Vec3& a, const Vec3& b) { return key(a) == key(b); }),
+            out.end());
 }
 
 }  // namespace kdop

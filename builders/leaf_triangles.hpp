@@ -12,6 +12,7 @@
 
 #include "geometry/mappable_array.hpp"
 
+#include "builders/tree_topology.hpp"
 #include "geometry/mesh.hpp"
 #include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
@@ -32,6 +33,10 @@ struct LeafTriangles {
   }
   std::size_t bytes() const { return corners.bytes() + original.size() * sizeof(std::uint32_t); }
 };
+
+// The distinct corners of the triangles in slots [range.first, range.first + range.count), into
+// `out` (a closed mesh shares each corner about six times).
+void distinct_corners(const LeafTriangles& t, SlotRange range, std::vector<Vec3>& out);
 
 // Gathers the corners of mesh triangles order[0..n) into slots 0..n (in parallel).
 LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uint32_t>& order);

@@ -51,8 +51,7 @@ SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles
   m.mean = (1.0 / m.area) * first;
   for (int j = 0; j < 3; ++j) {
     for (int k = 0; k < 3; ++k) {
-      m.covariance[3 * j + k] =
-          second[3 * j + k] / m.area - coord(m.mean, j) * coord(m.mean, k);
+      m.covariance[3 * j + k] = second[3 * j + k] / m.area - coord(m.mean, j) * coord(m.mean, k);
     }
   }
   return m;
@@ -60,8 +59,12 @@ SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles
 
 Obb fit_obb(const std::vector<Vec3>& points) {
   if (points.empty()) throw std::invalid_argument("fit_obb: no points");
-  const std::vector<std::array<Vec3, 3>> hull = convex_hull_triangles(points);
-  const SurfaceMoments moments = surface_moments(hull);
+  return fit_obb(points, convex_hull_triangles(points));
+}
+
+Obb fit_obb(const std::vector<Vec3>& points, const std::vector<std::array<Vec3, 3>>& surface) {
+  if (points.empty()) throw std::invalid_argument("fit_obb: no points");
+  const SurfaceMoments moments = surface_moments(surface);
   const std::array<double, 9> c = moments.area > 0 ? moments.covariance : point_covariance(points);
   Eigen::Matrix3d matrix;
   for (int j = 0; j < 3; ++j) {
@@ -91,7 +94,10 @@ Obb fit_obb(const std::vector<Vec3>& points) {
 }
 
 Rss fit_rss(const std::vector<Vec3>& points) {
-  const Obb box = fit_obb(points);
+  return fit_rss(fit_obb(points));
+}
+
+Rss fit_rss(const Obb& box) {
   int thin = 0;
   for (int a = 1; a < 3; ++a) {
     if (box.half[a] < box.half[thin]) thin = a;

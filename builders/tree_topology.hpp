@@ -23,4 +23,17 @@ struct TreeTopology {
   std::uint32_t right(std::uint32_t i) const { return child_or_first[i]; }
 };
 
+struct BuildTree;
+
+// The flat topology of a built tree (builders/topdown_builder.hpp), with its depth.
+TreeTopology encode_topology(const BuildTree& b);
+
+// The contiguous slots under a node.
+struct SlotRange {
+  std::uint32_t first, count;
+};
+
+// Every node's slots, from the leaves up (pre-order: children after parents).
+std::vector<SlotRange> slot_ranges(const TreeTopology& topo);
+
 }  // namespace kdop

@@ -8,39 +8,41 @@
 #include <utility>
 #include <variant>
 
-#include "builders/dop_tree.hpp"
-#include "engine/dop_dispatch.hpp"
-#include "engine/dop_query.hpp"
+#include "engine/bv_traits.hpp"
 #include "engine/parallel.hpp"
 
 namespace kdop {
 namespace {
 
-template <int K>
+template <class Bv>
 struct Worker {
-  std::vector<DopQueryScratch<K>> scratch;  // one per object
+  std::vector<typename BvTraits<Bv>::Scratch> scratch;  // one per object
   QueryResult result;
   std::vector<ContactPair> pairs;  // all_contacts: this run's pairs found by this worker
 };
 
-template <int K>
-struct DopBatch {
-  DopTree<K> env;
-  std::vector<FlyingDopTree<K>> objects;
-  DopQueryFn<K> query;
-  std::vector<Worker<K>> workers;
+template <class Bv>
+struct Batch {
+  typename BvTraits<Bv>::Environment env;
+  std::vector<typename BvTraits<Bv>::Object> objects;
+  typename BvTraits<Bv>::QueryFn query;
+  std::vector<Worker<Bv>> workers;
 };
 
-template <int K>
-DopBatch<K> make_batch(DopTree<K>&& environment, std::vector<ObjectHierarchy>& objects,
-                       simd::Isa isa, unsigned threads) {
-  DopBatch<K> b{std::move(environment), {}, dop_query_for<K>(isa), {}};
+template <class Environment>
+Batch<typename Environment::Bv> make_batch(Environment&& environment,
+                                           std::vector<ObjectHierarchy>& objects, simd::Isa isa,
+                                           unsigned threads) {
+  using Bv = typename Environment::Bv;
+  using Traits = BvTraits<Bv>;
+  Batch<Bv> b{std::move(environment), {}, Traits::query_for(isa), {}};
   for (ObjectHierarchy& o : objects) {
-    b.objects.push_back(take_object<K>(o, "object " + std::to_string(b.objects.size()) + "'s"));
+    b.objects.push_back(take_object<typename Traits::Object>(
+        o, "object " + std::to_string(b.objects.size()) + "'s"));
   }
   // Every worker's scratch is sized here, once, whichever workers a run ends up using.
   b.workers.resize(threads);
-  for (Worker<K>& w : b.workers) {
+  for (Worker<Bv>& w : b.workers) {
     w.scratch.resize(objects.size());
     for (std::size_t o = 0; o < objects.size(); ++o) w.scratch[o].prepare(b.env, b.objects[o]);
     w.result.pairs.reserve(64);
@@ -66,7 +68,9 @@ struct BatchQuery::Impl {
   BatchConfig config;
   simd::Isa isa;
   ParallelRunner runner;
-  std::variant<DopBatch<6>, DopBatch<8>, DopBatch<14>, DopBatch<18>, DopBatch<26>> batch;
+  std::variant<Batch<DopBv<6>>, Batch<DopBv<8>>, Batch<DopBv<14>>, Batch<DopBv<18>>,
+               Batch<DopBv<26>>, Batch<ObbBv>, Batch<RssBv>>
+      batch;
   std::vector<std::uint32_t> pose_worker;  // all_contacts: which worker holds a pose's pairs
   std::mutex progress_mutex;
 
@@ -83,13 +87,13 @@ struct BatchQuery::Impl {
     config.bv = bv_type(environment);
   }
 
-  template <int K>
-  bool run(DopBatch<K>& b, std::span<const PoseTask> poses, BatchOutput& out,
+  template <class Bv>
+  bool run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchOutput& out,
            const RunControl& control);
 };
 
-template <int K>
-bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, BatchOutput& out,
+template <class Bv>
+bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchOutput& out,
                            const RunControl& control) {
   using Clock = std::chrono::steady_clock;
   const QueryMode mode = config.mode;
@@ -106,7 +110,7 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
   out.pairs.clear();
   if (mode == QueryMode::all_contacts) {
     pose_worker.resize(n);
-    for (Worker<K>& w : b.workers) w.pairs.clear();
+    for (Worker<Bv>& w : b.workers) w.pairs.clear();
   }
   const std::size_t block =
       std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
@@ -120,8 +124,8 @@ bool BatchQuery::Impl::run(DopBatch<K>& b, std::span<const PoseTask> poses, Batc
       return;
     }
     const unsigned w = runner.worker_id();
-    Worker<K>& worker = b.workers[w];
-    for (DopQueryScratch<K>& s : worker.scratch) s.start_chain();  // a block is one chain
+    Worker<Bv>& worker = b.workers[w];
+    for (auto& s : worker.scratch) s.start_chain();  // a block is one chain
     const std::size_t end = std::min(n, (index + 1) * block);
     for (std::size_t i = index * block; i < end; ++i) {
       const PoseTask& task = poses[i];

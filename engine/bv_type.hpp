@@ -4,18 +4,34 @@
 #include <optional>
 #include <string>
 
+#include "builders/build_config.hpp"
+#include "builders/bv_tag.hpp"
+
 namespace kdop {
 
-// dop8 is Zachmann's octahedron (zachmann1998-dop-trees.txt), the others the k-DOP paper's.
-// The order is the hierarchy files' BV code (io/hierarchy_file.hpp): append, never reorder.
-enum class BvType { kdop6, kdop14, kdop18, kdop26, dop8 };
+// dop8 is Zachmann's octahedron (zachmann1998-dop-trees.txt), the other DOPs the k-DOP paper's;
+// obb the OBBTree's boxes (gottschalk1996-obbtree.txt), rss rounded oriented boxes
+// (oriented-rounded-bv.txt). The order is the hierarchy files' BV code (io/hierarchy_file.hpp):
+// append, never reorder.
+enum class BvType { kdop6, kdop14, kdop18, kdop26, dop8, obb, rss };
 
-// Accepts "kdop6".."kdop26", "dop8" (also "kdop8") and the bare k ("6", "8", "14", "18", "26").
+inline bool is_dop(BvType bv) {
+  return bv != BvType::obb && bv != BvType::rss;
+}
+
+// Accepts "kdop6".."kdop26", "dop8" (also "kdop8"), the bare k ("6", "8", "14", "18", "26"),
+// "obb" and "rss".
 std::optional<BvType> parse_bv_type(const std::string& name);
 const char* to_string(BvType bv);
 
-// Calls f.template operator()<K>() with the K of `bv`: the one place a run-time BV type becomes
-// a compile-time K. Every branch must return the same type.
+// The split rule a BV type is built with unless told otherwise: the k-DOP paper's splatter, or
+// Gottschalk's longest OBB axis for the oriented volumes.
+inline SplitRule default_split_rule(BvType bv) {
+  return is_dop(bv) ? SplitRule::splatter : SplitRule::obb_axis;
+}
+
+// Calls f.template operator()<K>() with the K of a k-DOP type (is_dop(bv)). Every branch must
+// return the same type.
 template <class F>
 decltype(auto) with_dop_k(BvType bv, F&& f) {
   switch (bv) {
@@ -27,15 +43,31 @@ decltype(auto) with_dop_k(BvType bv, F&& f) {
       return f.template operator()<18>();
     case BvType::dop8:
       return f.template operator()<8>();
-    case BvType::kdop26:
+    default:
       break;
   }
   return f.template operator()<26>();
 }
 
-// k of a BV type (6, 8, 14, 18, 26).
+// Calls f.template operator()<Bv>() with the tag of `bv` (builders/bv_tag.hpp): the one place a
+// run-time BV type becomes a compile-time one. Every branch must return the same type.
+template <class F>
+decltype(auto) with_bv(BvType bv, F&& f) {
+  switch (bv) {
+    case BvType::obb:
+      return f.template operator()<ObbBv>();
+    case BvType::rss:
+      return f.template operator()<RssBv>();
+    default:
+      break;
+  }
+  return with_dop_k(bv,
+                    [&]<int K>() -> decltype(auto) { return f.template operator()<DopBv<K>>(); });
+}
+
+// k of a k-DOP type (6, 8, 14, 18, 26); 0 for the oriented ones.
 inline int dop_k(BvType bv) {
-  return with_dop_k(bv, []<int K>() { return K; });
+  return is_dop(bv) ? with_dop_k(bv, []<int K>() { return K; }) : 0;
 }
 
 }  // namespace kdop

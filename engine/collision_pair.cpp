@@ -12,6 +12,8 @@ std::optional<BvType> parse_bv_type(const std::string& name) {
   if (name == "kdop14" || name == "14") return BvType::kdop14;
   if (name == "kdop18" || name == "18") return BvType::kdop18;
   if (name == "kdop26" || name == "26") return BvType::kdop26;
+  if (name == "obb") return BvType::obb;
+  if (name == "rss") return BvType::rss;
   return std::nullopt;
 }
 
@@ -35,16 +37,24 @@ const char* to_string(BvType bv) {
       return "kdop26";
     case BvType::dop8:
       return "dop8";
+    case BvType::obb:
+      return "obb";
+    case BvType::rss:
+      return "rss";
   }
   return "?";
 }
 
 namespace {
 
-template <int K>
-DopPair<K> make_dop_pair(DopTree<K>&& environment, ObjectHierarchy& object, simd::Isa isa) {
-  return DopPair<K>{
-      std::move(environment), take_object<K>(object, "the object's"), {}, dop_query_for<K>(isa)};
+template <class Environment>
+HierarchyPair<typename Environment::Bv> make_pair(Environment&& environment,
+                                                  ObjectHierarchy& object, simd::Isa isa) {
+  using Traits = BvTraits<typename Environment::Bv>;
+  return {std::move(environment),
+          take_object<typename Traits::Object>(object, "the object's"),
+          {},
+          Traits::query_for(isa)};
 }
 
 }  // namespace
@@ -60,7 +70,7 @@ CollisionPair::CollisionPair(EnvironmentHierarchy environment, ObjectHierarchy o
       tumble_(config.tumble),
       descent_(config.descent),
       impl_(std::visit(
-          [&](auto& env) -> decltype(impl_) { return make_dop_pair(std::move(env), object, isa_); },
+          [&](auto& env) -> decltype(impl_) { return make_pair(std::move(env), object, isa_); },
           environment)) {}
 
 QueryResult CollisionPair::query(const Pose& pose, QueryMode mode) {

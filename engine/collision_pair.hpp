@@ -7,6 +7,7 @@
 
 #include "builders/build_config.hpp"
 #include "builders/dop_tree.hpp"
+#include "engine/bv_traits.hpp"
 #include "engine/bv_type.hpp"
 #include "engine/dop_dispatch.hpp"
 #include "engine/dop_query.hpp"
@@ -27,12 +28,12 @@ struct PairConfig {
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
 };
 
-template <int K>
-struct DopPair {
-  DopTree<K> env;
-  FlyingDopTree<K> fly;
-  DopQueryScratch<K> scratch;
-  DopQueryFn<K> query;
+template <class Bv>
+struct HierarchyPair {
+  typename BvTraits<Bv>::Environment env;
+  typename BvTraits<Bv>::Object fly;
+  typename BvTraits<Bv>::Scratch scratch;
+  typename BvTraits<Bv>::QueryFn query;
 };
 
 class CollisionPair {
@@ -56,7 +57,10 @@ class CollisionPair {
   simd::Isa isa_;
   TumbleMethod tumble_;
   DescentRule descent_;
-  std::variant<DopPair<6>, DopPair<8>, DopPair<14>, DopPair<18>, DopPair<26>> impl_;
+  std::variant<HierarchyPair<DopBv<6>>, HierarchyPair<DopBv<8>>, HierarchyPair<DopBv<14>>,
+               HierarchyPair<DopBv<18>>, HierarchyPair<DopBv<26>>, HierarchyPair<ObbBv>,
+               HierarchyPair<RssBv>>
+      impl_;
 };
 
 }  // namespace kdop

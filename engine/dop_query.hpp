@@ -5,19 +5,7 @@
 // all triangles of a flying leaf through the SIMD prefilter (simd/triangle_prefilter.hpp), then
 // decide the survivors exactly on the pose-transformed double coordinates.
 //
-// The prefilter works in the object's frame: the environment triangle is moved there (three
-// corners), and the flying triangles' float copies never move (builders/leaf_floats.hpp). An
-// affine map keeps points on the same side of a plane, so a separating plane found in the
-// object's frame separates the triangles in the world, once every rounding is covered:
-//   - err_d, the double-level errors (moving E by the inverse pose, and the world corners
-//     apply_pose computes, mapped back), bounded by 2^-46 (|E|_inf + |t|_inf + r) with
-//     r = corner_radius, far above their few ulps;
-//   - the float-level errors of the flying corners (rounded to float, |v| <= r) and of the
-//     float dot products n . f: at most 4.0001 * 2^-24 |n|_1 r; 5 units are used;
-//   - for the test against the flying triangles' planes, the same errors with the roles of
-//     the corners swapped (object_frame_key's `margin`).
-// The exact test always runs on apply_pose's coordinates, computed (and cached per slot) only
-// for the survivors.
+// The leaf test and its error bounds are engine/leaf_test.hpp.
 //
 // Templated on the ISA tag and instantiated once per ISA (engine/isa/). In first_contact mode
 // the witness is the first intersecting pair in Algorithm 1's order (environment leaves in
@@ -32,6 +20,7 @@
 #include <vector>
 
 #include "builders/dop_tree.hpp"
+#include "engine/leaf_test.hpp"
 #include "engine/parallel.hpp"
 #include "engine/query.hpp"
 #include "engine/traverse.hpp"
@@ -40,7 +29,6 @@
 #include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
 #include "simd/slab_overlap.hpp"
-#include "simd/triangle_prefilter.hpp"
 
 namespace kdop {
 
@@ -115,94 +103,6 @@ class SplitBuffers {
   NodePair* stacks_;
   QueryResult* results_;
 };
-
-// The inverse of a pose, for moving environment triangles into the object's frame:
-// e = R^-1 (p - t), with R^-1 = adj(R) / det(R) (not R^T: a --matrix pose may be orthonormal
-// only to 1e-6).
-struct ObjectFrame {
-  double inv[9];
-  double t[3];
-  double t_max;
-  double radius;  // the object's corner_radius
-};
-
-template <class Arch, int K>
-ObjectFrame make_object_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
-  const auto& r = pose.r;
-  const double c00 = r[4] * r[8] - r[5] * r[7], c01 = r[5] * r[6] - r[3] * r[8],
-               c02 = r[3] * r[7] - r[4] * r[6];
-  const double det = r[0] * c00 + r[1] * c01 + r[2] * c02;
-  ObjectFrame f{
-      {c00 / det, (r[2] * r[7] - r[1] * r[8]) / det, (r[1] * r[5] - r[2] * r[4]) / det, c01 / det,
-       (r[0] * r[8] - r[2] * r[6]) / det, (r[2] * r[3] - r[0] * r[5]) / det, c02 / det,
-       (r[1] * r[6] - r[0] * r[7]) / det, (r[0] * r[4] - r[1] * r[3]) / det},
-      {pose.t[0], pose.t[1], pose.t[2]},
-      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2]))),
-      fly.corner_radius};
-  return f;
-}
-
-// The prefilter's view of environment triangle `te`, moved into the object's frame.
-template <class Arch>
-simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& te) {
-  const Vec3 p[3] = {te.p0, te.p1, te.p2};
-  Vec3 e[3];
-  double e_max = 0;
-  for (int k = 0; k < 3; ++k) {
-    const double dx = p[k].x - f.t[0], dy = p[k].y - f.t[1], dz = p[k].z - f.t[2];
-    e[k] = {(f.inv[0] * dx + f.inv[1] * dy) + f.inv[2] * dz,
-            (f.inv[3] * dx + f.inv[4] * dy) + f.inv[5] * dz,
-            (f.inv[6] * dx + f.inv[7] * dy) + f.inv[8] * dz};
-    e_max = std::max({e_max, std::fabs(p[k].x), std::fabs(p[k].y), std::fabs(p[k].z)});
-  }
-  const double err_d = 0x1p-46 * (e_max + f.t_max + f.radius);
-  simd::PrefilterTriangle key;
-  const double ex[3] = {e[0].x, e[1].x, e[2].x}, ey[3] = {e[0].y, e[1].y, e[2].y},
-               ez[3] = {e[0].z, e[1].z, e[2].z};
-  const double* axis[3] = {ex, ey, ez};
-  for (int a = 0; a < 3; ++a) {
-    const double* v = axis[a];
-    const double lo = v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]);
-    const double hi = v[0] > v[1] ? (v[0] > v[2] ? v[0] : v[2]) : (v[1] > v[2] ? v[1] : v[2]);
-    key.lo[a] = float_below(lo - 2 * err_d);
-    key.hi[a] = float_above(hi + 2 * err_d);
-  }
-  // Any direction gives a valid separating test; E's (rounded) normal gives the thinnest slab.
-  const Vec3 c = cross(e[1] - e[0], e[2] - e[0]);
-  const double len2 = dot(c, c);
-  const bool flat = !(len2 > 0) || !(len2 < INFINITY);
-  const double inv_len = flat ? 0.0 : 1.0 / std::sqrt(len2);  // any scale would do: see above
-  key.n[0] = static_cast<float>(c.x * inv_len);
-  key.n[1] = static_cast<float>(c.y * inv_len);
-  key.n[2] = static_cast<float>(c.z * inv_len);
-  const double n1 = std::fabs(key.n[0]) + std::fabs(key.n[1]) + std::fabs(key.n[2]);
-  double lo = INFINITY, hi = -INFINITY;
-  for (int k = 0; k < 3; ++k) {
-    const double d =
-        (double{key.n[0]} * e[k].x + double{key.n[1]} * e[k].y) + double{key.n[2]} * e[k].z;
-    lo = d < lo ? d : lo;
-    hi = d > hi ? d : hi;
-  }
-  // Rounding of d (<= 4 ulps of n1 |e|), both frames' double errors, and the float side.
-  const double margin = 0x1p-50 * n1 * (e_max + f.t_max + f.radius) + 2 * n1 * err_d +
-                        5 * 0x1p-24 * n1 * f.radius + kFloatUnderflowFloor;
-  key.lower = float_below(lo - margin);
-  key.upper = float_above(hi + margin);
-  // The test against F's planes: n_F . e_k in float, n_F a float unit normal (|n_F|_1 <= 1.7321
-  // plus rounding), e_k rounded to float. Errors: rounding e_k (2^-24 |e|) and the three
-  // products and two sums (3.0001 * 2^-24 |n|_1 |e|), both frames' double errors (2 err_d each
-  // side), and rounding d_hi + margin in float (2^-24 of values <= 1.7321 (|e| + r) + margin).
-  double e_obj = 0;
-  for (int k = 0; k < 3; ++k) {
-    key.x[k] = static_cast<float>(e[k].x);
-    key.y[k] = static_cast<float>(e[k].y);
-    key.z[k] = static_cast<float>(e[k].z);
-    e_obj = std::max({e_obj, std::fabs(e[k].x), std::fabs(e[k].y), std::fabs(e[k].z)});
-  }
-  const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d) + kFloatUnderflowFloor;
-  key.margin = float_above(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
-  return key;
-}
 
 // One traversal (the whole query, or one task of a split query) over shared per-pose state.
 template <class Arch, int K>
@@ -337,33 +237,9 @@ class DopTraversal {
   }
 
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {
-    const TreeTopology& fly_topo = fly_.tree.topology;
-    const LeafTriangles& fly_tris = fly_.tree.triangles;
-    const LeafTriangles& env_tris = env_.triangles;
-    const std::uint32_t f_first = fly_topo.child_or_first[f], f_count = fly_topo.leaf_count[f];
-    const std::uint32_t e_first = env_.topology.child_or_first[e];
-    const std::uint32_t e_end = e_first + env_.topology.leaf_count[e];
-    for (std::uint32_t es = e_first; es < e_end; ++es) {
-      const Triangle te = env_tris.triangle(es);
-      const simd::PrefilterTriangle key = object_frame_key<Arch>(object_frame_, te);
-      result.stats.n_p += f_count;
-      for (std::uint32_t done = 0; done < f_count; done += 64) {
-        const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;
-        std::uint64_t bits = simd::prefilter<Arch>(key, slots_, f_first + done, chunk);
-        result.stats.n_exact += static_cast<std::uint64_t>(std::popcount(bits));
-        for (; bits != 0; bits &= bits - 1) {
-          const std::uint32_t fs =
-              f_first + done + static_cast<std::uint32_t>(std::countr_zero(bits));
-          if (!triangles_intersect(te, moved_slot(fs))) continue;
-          result.collides = true;
-          ++result.contacts;
-          if (options_.mode == QueryMode::count_contacts) continue;
-          append_contact(result.pairs, {env_tris.original[es], fly_tris.original[fs]});
-          if (options_.mode == QueryMode::first_contact) return true;
-        }
-      }
-    }
-    return false;
+    return test_leaf_pair<Arch>(
+        env_.triangles, env_.topology, e, fly_.tree.triangles, fly_.tree.topology, f, slots_,
+        object_frame_, options_.mode, [&](std::uint32_t fs) { return moved_slot(fs); }, result);
   }
 
   const DopTree<K>& env_;
@@ -452,7 +328,7 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
   if (options.tumble == TumbleMethod::affine) add_affine_frame<Arch>(fly, pose, frame);
-  const ObjectFrame object_frame = make_object_frame<Arch>(fly, pose);
+  const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
 
   // Start from the root pair, or from the previous pose's cut (in depth-first order: the first
   // settled node on top).

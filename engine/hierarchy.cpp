@@ -4,21 +4,22 @@ namespace kdop {
 
 EnvironmentHierarchy build_environment_hierarchy(const Mesh& mesh, BvType bv,
                                                  const BuildConfig& config) {
-  return with_dop_k(
-      bv, [&]<int K>() -> EnvironmentHierarchy { return build_dop_tree<K>(mesh, config); });
+  return with_bv(bv, [&]<class Bv>() -> EnvironmentHierarchy {
+    return BvTraits<Bv>::build_environment(mesh, config);
+  });
 }
 
 ObjectHierarchy build_object_hierarchy(const Mesh& mesh, BvType bv, const BuildConfig& config) {
-  return with_dop_k(
-      bv, [&]<int K>() -> ObjectHierarchy { return build_flying_dop_tree<K>(mesh, config); });
+  return with_bv(
+      bv, [&]<class Bv>() -> ObjectHierarchy { return BvTraits<Bv>::build_object(mesh, config); });
 }
 
 BvType bv_type(const EnvironmentHierarchy& h) {
-  return std::visit([]<int K>(const DopTree<K>&) { return bv_type_for<K>(); }, h);
+  return std::visit([]<class T>(const T&) { return bv_type_of<T>(); }, h);
 }
 
 BvType bv_type(const ObjectHierarchy& h) {
-  return std::visit([]<int K>(const FlyingDopTree<K>&) { return bv_type_for<K>(); }, h);
+  return std::visit([]<class T>(const T&) { return bv_type_of<T>(); }, h);
 }
 
 std::uint32_t triangle_count(const EnvironmentHierarchy& h) {

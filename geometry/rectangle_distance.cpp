@@ -66,10 +66,9 @@ double segment_rectangle_distance(const double h[2], const Segment& s) {
   return d;
 }
 
-}  // namespace
-
-double rectangle_distance(const double a[2], const double b[2], const double R[9],
-                          const double T[3]) {
+// The least edge distance, or the first one at most `limit` (then the caller knows enough).
+double edge_distance(const double a[2], const double b[2], const double R[9], const double T[3],
+                     double limit) {
   const Vec3 t{T[0], T[1], T[2]};
   const Vec3 col[3] = {{R[0], R[3], R[6]}, {R[1], R[4], R[7]}, {R[2], R[5], R[8]}};
   // B's edges in A's frame, and A's edges in B's frame (p_B = R^T (p_A - T)).
@@ -81,11 +80,25 @@ double rectangle_distance(const double a[2], const double b[2], const double R[9
   double d = INFINITY;
   for (const Segment& e : edges(b)) {
     d = std::min(d, segment_rectangle_distance(a, {to_a(e.p), to_a(e.q)}));
+    if (d <= limit) return d;
   }
   for (const Segment& e : edges(a)) {
     d = std::min(d, segment_rectangle_distance(b, {to_b(e.p), to_b(e.q)}));
+    if (d <= limit) return d;
   }
   return d;
+}
+
+}  // namespace
+
+double rectangle_distance(const double a[2], const double b[2], const double R[9],
+                          const double T[3]) {
+  return edge_distance(a, b, R, T, -INFINITY);
+}
+
+bool rectangles_within(const double a[2], const double b[2], const double R[9], const double T[3],
+                       double limit) {
+  return edge_distance(a, b, R, T, limit) <= limit;
 }
 
 }  // namespace kdop

@@ -14,4 +14,9 @@ namespace kdop {
 double rectangle_distance(const double a[2], const double b[2], const double R[9],
                           const double T[3]);
 
+// True if the rectangles are at most `limit` apart by rectangle_distance's measure; stops at the
+// first edge that comes that close (overlapping volumes usually have one among the first).
+bool rectangles_within(const double a[2], const double b[2], const double R[9], const double T[3],
+                       double limit);
+
 }  // namespace kdop

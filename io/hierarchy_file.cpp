@@ -121,16 +121,16 @@ std::array<std::uint64_t, kSections> section_bytes(const Header& h) {
   const bool object = h.role == HierarchyRole::object;
   std::array<std::uint64_t, kSections> b{};
   b[kChildOrFirst] = b[kLeafCount] = b[kSize] = 4 * nodes;
-  b[kBounds] = 4 * nodes * 2 * h.lanes;
+  b[kBounds] = is_dop(h.bv) ? 4 * nodes * 2 * h.lanes : 8 * nodes * ObbBv::doubles;
   b[kOriginal] = 4 * tris;
   b[kCorners] = 8 * LeafTriangles::array_count * StaggeredArrays<double>::stride_for(tris, 0);
   if (!object) return b;
-  b[kVertexFirst] = 4 * (nodes + 1);
+  b[kVertexFirst] = is_dop(h.bv) ? 4 * (nodes + 1) : 0;
   b[kVx] = b[kVy] = b[kVz] = 4 * std::uint64_t{h.vertices};
   b[kLeafFloats] =
       4 * LeafFloats::array_count * StaggeredArrays<float>::stride_for(tris, LeafFloats::padding);
   b[kHullPoints] = 24 * std::uint64_t{h.hull_points};
-  b[kHullFirstEdge] = 4 * (std::uint64_t{h.hull_points} + 1);
+  b[kHullFirstEdge] = is_dop(h.bv) ? 4 * (std::uint64_t{h.hull_points} + 1) : 0;
   b[kHullEdges] = 4 * std::uint64_t{h.hull_edges};
   b[kClimbStartsSection] = 4 * std::uint64_t{h.climb_starts};
   return b;
@@ -188,12 +188,15 @@ ConstBytes bytes_of(const StaggeredArrays<T>& a) {
   return {a.data(), a.bytes()};
 }
 
-template <int K>
-Header header_of(const DopTree<K>& t, const BuildConfig& config) {
+template <class Tree>
+Header header_of(const Tree& t, const BuildConfig& config) {
+  using Bv = typename Tree::Bv;
   Header h;
-  h.k = K;
-  h.lanes = DopShape<K>::lanes;
-  h.bv = bv_type_for<K>();
+  h.bv = bv_type_of<Tree>();
+  if constexpr (is_dop_tag<Bv>) {
+    h.k = Bv::k;
+    h.lanes = DopShape<Bv::k>::lanes;
+  }
   h.config = config;
   h.nodes = t.topology.node_count();
   h.triangles = t.triangles.size();
@@ -255,6 +258,35 @@ std::string format_environment(const DopTree<K>& t, const BuildConfig& config) {
           bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners)});
 }
 
+template <class Bv>
+std::string format_environment(const OrientedTree<Bv>& t, const BuildConfig& config) {
+  const Header h = header_of(t, config);
+  return format(
+      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.boxes),
+          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners)});
+}
+
+template <class Bv>
+std::string format_object(const FlyingOrientedTree<Bv>& f, const BuildConfig& config) {
+  const OrientedTree<Bv>& t = f.tree;
+  Header h = header_of(t, config);
+  h.role = HierarchyRole::object;
+  h.doubles = {0,
+               0,
+               f.corner_radius,
+               0,
+               f.sphere_center.x,
+               f.sphere_center.y,
+               f.sphere_center.z,
+               f.sphere_radius,
+               0};
+  const ConstBytes none{nullptr, 0};
+  return format(
+      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.boxes),
+          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners), none,
+          none, none, none, bytes_of(f.floats.arrays), none, none, none, none});
+}
+
 template <int K>
 std::string format_object(const FlyingDopTree<K>& f, const BuildConfig& config) {
   const DopTree<K>& t = f.tree;
@@ -290,10 +322,16 @@ class Reader {
   }
 
   Header header(HierarchyRole expected_role) const;
+  [[noreturn]] void fail_checksum(std::uint64_t stored, std::uint64_t computed) const {
+    fail(kChecksumAt, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
+                          std::to_string(computed) + "): the file is damaged");
+  }
   // The checksum; and, while each checksummed block is in cache, the padding lanes of the DOPs
   // that start in it (the other check that reads a large section whole).
-  template <int K>
+  template <class Bv>
   void check_payload(const Header& h) const;
+  template <int K>
+  void check_dop_payload(const Header& h) const;
 
   // Section s in place, as an array of its element count: sections start 64-byte aligned in
   // the page-aligned mapping, so they are arrays of T.
@@ -369,12 +407,12 @@ Header Reader::header(HierarchyRole expected_role) const {
   Header h;
   h.k = get<std::uint8_t>(in_, kKAt);
   const auto bv = get<std::uint8_t>(in_, kBvAt);
-  if (h.k != 6 && h.k != 8 && h.k != 14 && h.k != 18 && h.k != 26) {
-    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 8, 14, 18 or 26");
+  if (h.k != 0 && h.k != 6 && h.k != 8 && h.k != 14 && h.k != 18 && h.k != 26) {
+    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 8, 14, 18, 26 (or 0: obb, rss)");
   }
-  if (bv > static_cast<std::uint8_t>(BvType::dop8)) {
+  if (bv > static_cast<std::uint8_t>(BvType::rss)) {
     fail(kBvAt, "BV type code " + std::to_string(bv) +
-                    ", expected 0 to 4 (kdop6, kdop14, kdop18, kdop26, dop8)");
+                    ", expected 0 to 6 (kdop6, kdop14, kdop18, kdop26, dop8, obb, rss)");
   }
   h.bv = static_cast<BvType>(bv);
   if (dop_k(h.bv) != h.k) {
@@ -382,7 +420,7 @@ Header Reader::header(HierarchyRole expected_role) const {
                     std::to_string(h.k) + " at byte " + std::to_string(kKAt));
   }
   h.lanes = get<std::uint8_t>(in_, kLanesAt);
-  const int lanes = with_dop_k(h.bv, []<int K>() { return DopShape<K>::lanes; });
+  const int lanes = is_dop(h.bv) ? with_dop_k(h.bv, []<int K>() { return DopShape<K>::lanes; }) : 0;
   if (h.lanes != lanes) {
     fail(kLanesAt, std::to_string(h.lanes) + " lanes per DOP, expected " + std::to_string(lanes) +
                        " for K = " + std::to_string(h.k));
@@ -438,7 +476,13 @@ Header Reader::header(HierarchyRole expected_role) const {
       fail(at, std::to_string(value) + " " + what + ", expected " + std::to_string(expected));
     }
   };
-  if (object) {
+  if (object && !is_dop(h.bv)) {
+    // Oriented objects keep no DOP vertices and no root hull.
+    count_is(kVerticesAt, h.vertices, 0, "DOP vertices in an oriented-volume hierarchy");
+    count_is(kHullPointsAt, h.hull_points, 0, "root hull points in an oriented-volume hierarchy");
+    count_is(kHullEdgesAt, h.hull_edges, 0, "root hull edges in an oriented-volume hierarchy");
+    count_is(kClimbStartsAt, h.climb_starts, 0, "climb starts in an oriented-volume hierarchy");
+  } else if (object) {
     if (h.exhaustive && h.hull_edges != 0) {
       fail(kHullEdgesAt, std::to_string(h.hull_edges) +
                              " hull edges, expected 0 for an "
@@ -520,8 +564,20 @@ bool padding_is_open(const float* dop) {
   }
 }
 
-template <int K>
+template <class Bv>
 void Reader::check_payload(const Header& h) const {
+  if constexpr (!is_dop_tag<Bv>) {
+    const std::uint64_t computed = payload_checksum(in_, [](std::uint64_t, std::uint64_t) {});
+    const auto stored = get<std::uint64_t>(in_, kChecksumAt);
+    if (stored != computed) fail_checksum(stored, computed);
+    return;
+  } else {
+    check_dop_payload<Bv::k>(h);
+  }
+}
+
+template <int K>
+void Reader::check_dop_payload(const Header& h) const {
   const std::uint32_t lanes = h.lanes, slabs = h.k / 2u;
   const std::uint64_t bounds_at = h.offset[kBounds], node_bytes = 2 * lanes * sizeof(float);
   const auto* bounds = reinterpret_cast<const float*>(in_.data() + bounds_at);
@@ -543,10 +599,7 @@ void Reader::check_payload(const Header& h) const {
     }
   });
   const auto stored = get<std::uint64_t>(in_, kChecksumAt);
-  if (stored != computed) {
-    fail(kChecksumAt, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
-                          std::to_string(computed) + "): the file is damaged");
-  }
+  if (stored != computed) fail_checksum(stored, computed);
   const std::uint64_t n = first_bad.load();
   if (n < h.nodes) {
     const std::uint32_t j = first_closed_padding_lane(bounds + n * 2 * lanes, slabs, lanes);
@@ -628,6 +681,20 @@ class StructureCheck {
     }
   }
 
+  // Oriented volumes (builders/oriented_tree.hpp): every number finite, and the extents (half
+  // lengths, radius: doubles 12 to 14 of a node) not negative, so no overlap test sees a NaN.
+  void boxes(const MappableArray<double>& b) const {
+    constexpr int per_node = ObbBv::doubles;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const bool extent = i % per_node >= kHalfAt;
+      if (!std::isfinite(b[i]) || (extent && b[i] < 0)) {
+        r_.fail(at(kBounds, i, 8), "node " + std::to_string(i / per_node) + ": volume value " +
+                                       std::to_string(b[i]) + ", expected a finite number" +
+                                       (extent ? " >= 0 (an extent)" : ""));
+      }
+    }
+  }
+
   void permutation(const MappableArray<std::uint32_t>& original) const {
     std::vector<bool> seen(original.size(), false);
     for (std::size_t s = 0; s < original.size(); ++s) {
@@ -679,29 +746,54 @@ class StructureCheck {
   const Header& h_;
 };
 
-template <int K>
-void load_tree(const Reader& r, const Header& h, DopTree<K>& t) {
+// A DopTree or an OrientedTree: the same sections but for the volumes (floats or doubles).
+template <class Tree>
+void load_tree(const Reader& r, const Header& h, Tree& t) {
   t.topology.child_or_first = r.view<std::uint32_t>(h, kChildOrFirst);
   t.topology.leaf_count = r.view<std::uint32_t>(h, kLeafCount);
   t.topology.depth = h.depth;
-  t.bounds = r.view<float>(h, kBounds);
   t.size = r.view<float>(h, kSize);
   t.triangles.original = r.view<std::uint32_t>(h, kOriginal);
   r.view(h, kCorners, t.triangles.corners, LeafTriangles::array_count, h.triangles, 0);
   const StructureCheck check(r, h);
   check.topology(t.topology);
   check.permutation(t.triangles.original);
+  if constexpr (is_dop_tag<typename Tree::Bv>) {
+    t.bounds = r.view<float>(h, kBounds);  // padding lanes: checked with the checksum
+  } else {
+    t.boxes = r.view<double>(h, kBounds);
+    check.boxes(t.boxes);
+  }
 }
 
 template <int K>
+ObjectFile load_dop_object(const Reader& r, const Header& h);
+
+template <class Bv>
 EnvironmentFile load_environment(const Reader& r, const Header& h) {
-  DopTree<K> t;
+  typename BvTraits<Bv>::Environment t;
   load_tree(r, h, t);
   return {std::move(t), h.config};
 }
 
-template <int K>
+template <class Bv>
 ObjectFile load_object(const Reader& r, const Header& h) {
+  if constexpr (is_dop_tag<Bv>) {
+    return load_dop_object<Bv::k>(r, h);
+  } else {
+    FlyingOrientedTree<Bv> f;
+    load_tree(r, h, f.tree);
+    r.view(h, kLeafFloats, f.floats.arrays, LeafFloats::array_count, h.triangles,
+           LeafFloats::padding);
+    f.corner_radius = h.doubles[2];
+    f.sphere_center = {h.doubles[4], h.doubles[5], h.doubles[6]};
+    f.sphere_radius = h.doubles[7];
+    return {std::move(f), h.config};
+  }
+}
+
+template <int K>
+ObjectFile load_dop_object(const Reader& r, const Header& h) {
   FlyingDopTree<K> f;
   load_tree(r, h, f.tree);
   f.vertex_first = r.view<std::uint32_t>(h, kVertexFirst);
@@ -752,14 +844,14 @@ File parse(HeldBytes in, const std::string& name, HierarchyRole role, Load&& loa
   tbb::parallel_invoke(
       [&] {
         try {
-          with_dop_k(h.bv, [&]<int K>() { r.check_payload<K>(h); });
+          with_bv(h.bv, [&]<class Bv>() { r.check_payload<Bv>(h); });
         } catch (...) {
           checksum_error = std::current_exception();
         }
       },
       [&] {
         try {
-          file = with_dop_k(h.bv, [&]<int K>() { return load.template operator()<K>(r, h); });
+          file = with_bv(h.bv, [&]<class Bv>() { return load.template operator()<Bv>(r, h); });
         } catch (...) {
           load_error = std::current_exception();
         }
@@ -772,13 +864,13 @@ File parse(HeldBytes in, const std::string& name, HierarchyRole role, Load&& loa
 EnvironmentFile parse_environment(HeldBytes in, const std::string& name) {
   return parse<EnvironmentFile>(
       std::move(in), name, HierarchyRole::environment,
-      []<int K>(const Reader& r, const Header& h) { return load_environment<K>(r, h); });
+      []<class Bv>(const Reader& r, const Header& h) { return load_environment<Bv>(r, h); });
 }
 
 ObjectFile parse_object(HeldBytes in, const std::string& name) {
   return parse<ObjectFile>(
       std::move(in), name, HierarchyRole::object,
-      []<int K>(const Reader& r, const Header& h) { return load_object<K>(r, h); });
+      []<class Bv>(const Reader& r, const Header& h) { return load_object<Bv>(r, h); });
 }
 
 // A copy of bytes held by the caller, 8-byte aligned, for arrays that outlive the call.

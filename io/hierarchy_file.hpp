@@ -1,7 +1,8 @@
 #pragma once
-// Hierarchy files (.kdop): a k-DOP hierarchy built once (`kdop build`) and loaded instead of
-// rebuilt. A file holds one hierarchy of one role: an environment (DopTree) or a moving object
-// (FlyingDopTree: also its DOP vertices, leaf float copies, root hull graph and climb starts).
+// Hierarchy files (.kdop): a hierarchy built once (`kdop build`) and loaded instead of rebuilt.
+// A file holds one hierarchy of one role: an environment (DopTree, OrientedTree) or a moving
+// object (FlyingDopTree: also its DOP vertices, leaf float copies, root hull graph and climb
+// starts; FlyingOrientedTree: also its leaf float copies).
 //
 // Version 2. Every number is little-endian, floats are IEEE 754 binary32/64. The header is 448
 // bytes; then the 15 array sections, each starting at a recorded offset that is a multiple of
@@ -18,11 +19,12 @@
 //               XXH3_64bits digests (uint64) of its consecutive 256 KiB blocks, the last one
 //               shorter (version 1: XXH3_64bits of the bytes in one piece)
 //   24    8     file size in bytes
-//   32    1     K (6, 8, 14, 18, 26)       33  1  BV type (0 kdop6, 1 kdop14, 2 kdop18, 3 kdop26,
-//                                                     4 dop8)
+//   32    1     K (6, 8, 14, 18, 26; 0 for    33  1  BV type (0 kdop6, 1 kdop14, 2 kdop18, 3
+//   kdop26,
+//                  obb and rss)                       4 dop8, 5 obb, 6 rss)
 //   34    1     role (0 environment, 1 object)
 //   35    1     BuildConfig::rule (SplitRule)   36  1  BuildConfig::split_point (SplitPoint)
-//   37    1     BuildConfig::all_directions     38  1  lanes (DopShape<K>::lanes)
+//   37    1     BuildConfig::all_directions     38  1  lanes (DopShape<K>::lanes; 0 for obb, rss)
 //   39    1     root hull is exhaustive (object)
 //   40    4     BuildConfig::leaf_size          44  4  BuildConfig::candidates
 //   48    4     nodes                           52  4  triangles
@@ -39,7 +41,8 @@
 //   section              element   count                     object only
 //   0  child_or_first    uint32    nodes
 //   1  leaf_count        uint32    nodes
-//   2  bounds            float     nodes x 2 lanes
+//   2  bounds            float     nodes x 2 lanes           (obb, rss: double, nodes x 15,
+//                                                            builders/oriented_tree.hpp)
 //   3  size              float     nodes
 //   4  original          uint32    triangles (slot -> triangle index in the mesh file)
 //   5  corners           double    9 x stride(triangles, 0)
@@ -51,14 +54,15 @@
 //   13 hull_edges        uint32    hull edges                x
 //   14 climb_starts      uint32    climb starts              x
 // stride(n, p) is StaggeredArrays' (geometry/staggered_arrays.hpp). An environment's object-only
-// sections are empty.
+// sections are empty; an oriented object's are too, but for leaf_floats (its header doubles hold
+// only corner_radius and the sphere).
 //
 // Loading checks everything before use, so a damaged file is an IoError, never an out-of-bounds
 // read: magic, version, byte order, K against the BV type, role, enum values, every count and
 // section offset against the file size (overflow-safe), the checksum, and the structure (a
 // pre-order binary tree with the stored depth whose leaves own consecutive slot ranges covering
 // the triangles, a permutation, monotone vertex and edge ranges, hull indices in range, padding
-// lanes [-inf, +inf]).
+// lanes [-inf, +inf]; oriented volumes finite with extents >= 0).
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -9,9 +9,9 @@
 namespace kdop::cli {
 
 struct BuildOptions {
-  std::string bv;  // empty: kdop18, or a hierarchy file's
-  int k = 0;       // --k shorthand, 0 when not given
-  std::string rule = "splatter";
+  std::string bv;    // empty: kdop18, or a hierarchy file's
+  int k = 0;         // --k shorthand, 0 when not given
+  std::string rule;  // empty: the BV type's default (engine/bv_type.hpp)
   std::string split = "mean";
   std::uint32_t bins = 8;
   bool all_directions = false;

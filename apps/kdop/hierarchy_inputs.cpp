@@ -86,8 +86,10 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
     agreement.add(bv_type(file.hierarchy), path);
     return std::move(file.hierarchy);
   };
-  // A mesh of either role, built (timed) with the BV type the files fixed.
-  auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c) {
+  // A mesh of either role, built (timed) with the BV type the files fixed (and that type's split
+  // rule, unless --rule was given).
+  auto build = [&](const std::string& path, auto build_hierarchy, BuildConfig c) {
+    if (options.rule.empty()) c.rule = default_split_rule(agreement.bv());
     const Mesh mesh = read_mesh(path);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);
@@ -96,16 +98,20 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   };
 
   // Files first: they fix the BV type the meshes are built with.
+  // Options a file ignores are noted when they differ from the defaults; the split rule's default
+  // is the requested BV type's.
+  BuildConfig env_defaults = BuildConfig::environment_defaults();
+  BuildConfig object_defaults = BuildConfig::object_defaults();
+  env_defaults.rule = object_defaults.rule = default_split_rule(config.bv);
   std::optional<EnvironmentHierarchy> env;
   std::vector<std::optional<ObjectHierarchy>> loaded(objects.size());
   if (is_hierarchy_file(environment)) {
-    env = load(environment, read_environment_file, config.environment,
-               BuildConfig::environment_defaults(), "--env-leaf");
+    env = load(environment, read_environment_file, config.environment, env_defaults, "--env-leaf");
   }
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (is_hierarchy_file(objects[i])) {
-      loaded[i] = load(objects[i], read_object_file, config.object, BuildConfig::object_defaults(),
-                       "--object-leaf");
+      loaded[i] =
+          load(objects[i], read_object_file, config.object, object_defaults, "--object-leaf");
     }
   }
   in.environment =

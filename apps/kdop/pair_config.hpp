@@ -14,14 +14,14 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
   command.add_option(
       "--bv", o.bv,
       set == OptionSet::pair
-          ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18, or "
-            "a hierarchy file's)"
-          : "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18)");
+          ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss (default: kdop18, "
+            "or a hierarchy file's)"
+          : "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss (default: kdop18)");
   command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)");
-  command
-      .add_option("--rule", o.rule,
-                  "Split rule: splatter, longest-side, min-sum, min-max, surface-area, zachmann")
-      ->capture_default_str();
+  command.add_option(
+      "--rule", o.rule,
+      "Split rule: splatter, longest-side, min-sum, min-max, surface-area, zachmann, "
+      "obb-axis (default: splatter for k-DOPs, obb-axis for obb and rss)");
   command
       .add_option("--split", o.split,
                   "Split point: mean, median, or binned (best of --bins planes; volume rules)")
@@ -60,13 +60,14 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
   const auto type = parse_bv_type(bv);
   if (!type)
-    throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26 or dop8, got '" + bv + "'");
+    throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got '" + bv +
+                     "'");
   c.bv = *type;
-  const auto rule = parse_split_rule(o.rule);
+  const auto rule = o.rule.empty() ? default_split_rule(c.bv) : parse_split_rule(o.rule);
   if (!rule) {
     throw InputError(
-        "--rule: expected splatter, longest-side, min-sum, min-max, surface-area or zachmann, "
-        "got '" +
+        "--rule: expected splatter, longest-side, min-sum, min-max, surface-area, zachmann or "
+        "obb-axis, got '" +
         o.rule + "'");
   }
   const auto split = parse_split_point(o.split);

@@ -1,7 +1,8 @@
-// The k-DOP query compiled for the avx2 ISA. Compile flags: -mavx2, without -mfma so products and
-// sums stay separate as in the reference (set for this file only, in CMakeLists.txt).
+// The k-DOP and oriented queries compiled for the avx2 ISA. Compile flags: -mavx2, without -mfma so
+// products and sums stay separate as in the reference (set for this file only, in CMakeLists.txt).
 // engine/dop_dispatch.cpp picks it at run time.
 #include "engine/dop_query.hpp"
+#include "engine/oriented_query.hpp"
 
 namespace kdop {
 
@@ -15,5 +16,14 @@ template void query_dop<xsimd::avx2, 18>(const DopTree<18>&, const FlyingDopTree
                                          const QueryOptions&, DopQueryScratch<18>&, QueryResult&);
 template void query_dop<xsimd::avx2, 26>(const DopTree<26>&, const FlyingDopTree<26>&, const Pose&,
                                          const QueryOptions&, DopQueryScratch<26>&, QueryResult&);
+
+template void query_oriented<xsimd::avx2, ObbBv>(const OrientedTree<ObbBv>&,
+                                                 const FlyingOrientedTree<ObbBv>&, const Pose&,
+                                                 const QueryOptions&, OrientedQueryScratch<ObbBv>&,
+                                                 QueryResult&);
+template void query_oriented<xsimd::avx2, RssBv>(const OrientedTree<RssBv>&,
+                                                 const FlyingOrientedTree<RssBv>&, const Pose&,
+                                                 const QueryOptions&, OrientedQueryScratch<RssBv>&,
+                                                 QueryResult&);
 
 }  // namespace kdop

@@ -1,7 +1,8 @@
-// The k-DOP query compiled for the avx512 ISA. Compile flags: -mavx512f -mavx512cd -mavx512dq
-// -mavx512bw -mavx512vl (set for this file only, in CMakeLists.txt). engine/dop_dispatch.cpp picks
-// it at run time.
+// The k-DOP and oriented queries compiled for the avx512 ISA. Compile flags: -mavx512f -mavx512cd
+// -mavx512dq -mavx512bw -mavx512vl (set for this file only, in CMakeLists.txt).
+// engine/dop_dispatch.cpp picks it at run time.
 #include "engine/dop_query.hpp"
+#include "engine/oriented_query.hpp"
 
 namespace kdop {
 
@@ -18,5 +19,14 @@ template void query_dop<xsimd::avx512bw, 18>(const DopTree<18>&, const FlyingDop
 template void query_dop<xsimd::avx512bw, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                              const Pose&, const QueryOptions&, DopQueryScratch<26>&,
                                              QueryResult&);
+
+template void query_oriented<xsimd::avx512bw, ObbBv>(const OrientedTree<ObbBv>&,
+                                                     const FlyingOrientedTree<ObbBv>&, const Pose&,
+                                                     const QueryOptions&,
+                                                     OrientedQueryScratch<ObbBv>&, QueryResult&);
+template void query_oriented<xsimd::avx512bw, RssBv>(const OrientedTree<RssBv>&,
+                                                     const FlyingOrientedTree<RssBv>&, const Pose&,
+                                                     const QueryOptions&,
+                                                     OrientedQueryScratch<RssBv>&, QueryResult&);
 
 }  // namespace kdop

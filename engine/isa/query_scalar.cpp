@@ -1,7 +1,8 @@
-// The k-DOP query compiled for the scalar ISA. Compile flags: none: the baseline x86-64 build, the
-// reference (set for this file only, in CMakeLists.txt). engine/dop_dispatch.cpp picks it at run
-// time.
+// The k-DOP and oriented queries compiled for the scalar ISA. Compile flags: none: the baseline
+// x86-64 build, the reference (set for this file only, in CMakeLists.txt). engine/dop_dispatch.cpp
+// picks it at run time.
 #include "engine/dop_query.hpp"
+#include "engine/oriented_query.hpp"
 
 namespace kdop {
 
@@ -20,5 +21,14 @@ template void query_dop<simd::ScalarArch, 18>(const DopTree<18>&, const FlyingDo
 template void query_dop<simd::ScalarArch, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                               const Pose&, const QueryOptions&,
                                               DopQueryScratch<26>&, QueryResult&);
+
+template void query_oriented<simd::ScalarArch, ObbBv>(const OrientedTree<ObbBv>&,
+                                                      const FlyingOrientedTree<ObbBv>&, const Pose&,
+                                                      const QueryOptions&,
+                                                      OrientedQueryScratch<ObbBv>&, QueryResult&);
+template void query_oriented<simd::ScalarArch, RssBv>(const OrientedTree<RssBv>&,
+                                                      const FlyingOrientedTree<RssBv>&, const Pose&,
+                                                      const QueryOptions&,
+                                                      OrientedQueryScratch<RssBv>&, QueryResult&);
 
 }  // namespace kdop

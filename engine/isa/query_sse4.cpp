@@ -1,6 +1,7 @@
-// The k-DOP query compiled for the sse4 ISA. Compile flags: -msse4.2
+// The k-DOP and oriented queries compiled for the sse4 ISA. Compile flags: -msse4.2
 // (set for this file only, in CMakeLists.txt). engine/dop_dispatch.cpp picks it at run time.
 #include "engine/dop_query.hpp"
+#include "engine/oriented_query.hpp"
 
 namespace kdop {
 
@@ -17,5 +18,14 @@ template void query_dop<xsimd::sse4_2, 18>(const DopTree<18>&, const FlyingDopTr
 template void query_dop<xsimd::sse4_2, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                            const Pose&, const QueryOptions&, DopQueryScratch<26>&,
                                            QueryResult&);
+
+template void query_oriented<xsimd::sse4_2, ObbBv>(const OrientedTree<ObbBv>&,
+                                                   const FlyingOrientedTree<ObbBv>&, const Pose&,
+                                                   const QueryOptions&,
+                                                   OrientedQueryScratch<ObbBv>&, QueryResult&);
+template void query_oriented<xsimd::sse4_2, RssBv>(const OrientedTree<RssBv>&,
+                                                   const FlyingOrientedTree<RssBv>&, const Pose&,
+                                                   const QueryOptions&,
+                                                   OrientedQueryScratch<RssBv>&, QueryResult&);
 
 }  // namespace kdop

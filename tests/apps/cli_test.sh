@@ -101,7 +101,7 @@ check "reference all-contacts" 1 "$kdop" check --env cube.obj --object cube.obj 
 reference=$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)
 expect "reference has pairs" test -n "$reference"
 for env in cube.obj cube.off cube.ply cube.stl; do
-  for bv in kdop6 dop8 kdop14 kdop18 kdop26; do
+  for bv in kdop6 dop8 kdop14 kdop18 kdop26 obb rss; do
     check "$env $bv" 1 "$kdop" check --env "$env" --object cube.stl --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --bv "$bv"
     expect "$env $bv same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
   done
@@ -158,7 +158,7 @@ check "reflection matrix" 2 "$kdop" check --env cube.obj --object cube.obj --mat
 check "pose and matrix together" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,1,0,0,0 --matrix 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
 check "unknown bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv kdop7
 check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 10
-expect "unknown bv lists dop8" grep -q "kdop26 or dop8, got '10'" err.txt
+expect "unknown bv lists dop8, obb, rss" grep -q "kdop26, dop8, obb or rss, got '10'" err.txt
 check "k 8 is dop8" 1 "$kdop" check --env cube.obj --object cube.obj --k 8 --json
 expect "k 8 names dop8" grep -q '"bv":"dop8"' out.txt
 check "unknown rule" 2 "$kdop" check --env cube.obj --object cube.obj --rule best
@@ -272,7 +272,7 @@ with open("torus_poses.csv", "w") as f:
         f.write("p%d,%r,%r,%r,%r,%r,%r,%r\n" % (k, rng.uniform(-4, 4), rng.uniform(-4, 4), rng.uniform(-1, 1), *q))
 PY
 no_time() { cut -d, -f1-6,8,9 "$1"; }
-for bv in kdop6 dop8 kdop14 kdop18 kdop26; do
+for bv in kdop6 dop8 kdop14 kdop18 kdop26 obb rss; do
   check "build env $bv" 0 "$kdop" build --mesh torus.obj --out env_$bv.kdop --bv $bv
   check "build object $bv" 0 "$kdop" build --mesh torus.obj -o object_$bv.kdop --role object --bv $bv
   for mode in first all; do
@@ -280,7 +280,15 @@ for bv in kdop6 dop8 kdop14 kdop18 kdop26; do
     check "batch $mode from files $bv" 1 "$kdop" batch --env env_$bv.kdop --object object_$bv.kdop --poses torus_poses.csv --mode $mode --out from_file.csv -q
     expect "batch $mode files = meshes $bv" test "$(no_time from_mesh.csv)" = "$(no_time from_file.csv)"
   done
+  cut -d, -f1-3 from_mesh.csv >contacts_$bv.csv
 done
+for bv in kdop6 dop8 kdop14 kdop26 obb rss; do
+  expect "batch all: $bv finds kdop18's contacts" cmp -s contacts_$bv.csv contacts_kdop18.csv
+done
+check "build env obb" 0 "$kdop" build --mesh torus.obj --out env_obb.kdop --bv obb
+expect "obb builds by Gottschalk's rule" grep -q "env_obb.kdop: obb env hierarchy, obb-axis / mean, leaf size 1" err.txt
+check "obb file with a mesh object" 1 "$kdop" check --env env_obb.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0
+expect "no note on the default rule" test ! -s err.txt
 expect "batch files have contacts and misses" test "$(cut -d, -f2 from_file.csv | sort -u | tr '\n' ' ')" = "0 1 collides "
 check "build env options" 0 "$kdop" build --mesh torus.obj --out env_opts.kdop --k 14 --rule longest-side --split median --leaf 3
 expect "build says what it wrote" grep -q "env_opts.kdop: kdop14 env hierarchy, longest-side / median, leaf size 3" err.txt

@@ -14,9 +14,9 @@
 namespace kdop {
 namespace {
 
-constexpr SplitRule kAllRules[] = {SplitRule::splatter,     SplitRule::longest_side,
-                                   SplitRule::min_sum,      SplitRule::min_max,
-                                   SplitRule::surface_area, SplitRule::zachmann};
+constexpr SplitRule kAllRules[] = {
+    SplitRule::splatter,     SplitRule::longest_side, SplitRule::min_sum, SplitRule::min_max,
+    SplitRule::surface_area, SplitRule::zachmann,     SplitRule::obb_axis};
 
 // Every inner node's children partition its range; leaves hold 1..tau triangles; the order is
 // a permutation.

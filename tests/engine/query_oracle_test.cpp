@@ -1,9 +1,11 @@
-// The engine against the brute-force all-pairs oracle: for every K, both split rules and both
-// split points, on random and exactly-touching scenes, the collision answer and the exact set
-// of intersecting triangle pairs must match.
+// The engine against the brute-force all-pairs oracle: for every BV type (each K, OBB, RSS),
+// split rules and split points, on random and exactly-touching scenes, the collision answer and
+// the exact set of intersecting triangle pairs must match.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
@@ -24,6 +26,30 @@ std::vector<Scene> make_scenes() {
             {}};
     for (int i = 0; i < 600; ++i)
       s.poses.push_back(test::random_pose(rng, {-1.3, -1.3, -1.3}, {1.3, 1.3, 1.3}));
+    scenes.push_back(std::move(s));
+  }
+  {
+    // Rotation matrices orthonormal only to about 1e-6 (kdop check --matrix accepts them): the
+    // object is distorted a little, and the oriented volumes must grow to cover that.
+    Scene s{"skewed_matrices",
+            make_sphere({0, 0, 0}, 1.0, 16, 10),
+            make_torus({0, 0, 0}, 0.5, 0.15, 14, 8, 0.1),
+            {}};
+    while (s.poses.size() < 300) {
+      const Pose p = test::random_pose(rng, {-1.3, -1.3, -1.3}, {1.3, 1.3, 1.3});
+      std::array<double, 16> m{};
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j)
+          m[4 * i + j] = p.r[3 * i + j] + 3e-7 * (2 * next_uniform(rng) - 1);
+        m[4 * i + 3] = p.t[i];
+      }
+      m[15] = 1;
+      try {
+        s.poses.push_back(pose_from_matrix(m));
+      } catch (const std::invalid_argument&) {
+        // Skewed past the tolerance: draw again.
+      }
+    }
     scenes.push_back(std::move(s));
   }
   {
@@ -135,6 +161,7 @@ struct Variant {
   simd::Isa isa;
   TumbleMethod tumble = TumbleMethod::vertices;
   bool all_directions = false;
+  DescentRule descent = DescentRule::larger_first;
 };
 
 // Every BV type, split rule and split point on the best ISA; every BV type on each other ISA
@@ -160,6 +187,18 @@ std::vector<Variant> variants() {
   v.push_back({BvType::kdop26, SplitRule::min_max, SplitPoint::mean, isas.back()});
   v.push_back({BvType::kdop18, SplitRule::surface_area, SplitPoint::median, isas.back()});
   v.push_back({BvType::dop8, SplitRule::min_sum, SplitPoint::mean, isas.back()});
+  // Oriented volumes: Gottschalk's rule at both split points, two k-DOP paper rules, every ISA
+  // (the leaf prefilter), and Algorithm 1's descent.
+  for (BvType bv : {BvType::obb, BvType::rss}) {
+    for (SplitPoint point : {SplitPoint::mean, SplitPoint::median})
+      v.push_back({bv, SplitRule::obb_axis, point, isas.back()});
+    v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back()});
+    v.push_back({bv, SplitRule::zachmann, SplitPoint::mean, isas.back()});
+    for (std::size_t i = 0; i + 1 < isas.size(); ++i)
+      v.push_back({bv, SplitRule::obb_axis, SplitPoint::mean, isas[i]});
+    v.push_back({bv, SplitRule::obb_axis, SplitPoint::mean, isas.back(), TumbleMethod::vertices,
+                 false, DescentRule::environment_first});
+  }
   return v;
 }
 
@@ -181,13 +220,14 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
       config.environment.all_directions = config.object.all_directions = v.all_directions;
       config.isa = v.isa;
       config.tumble = v.tumble;
+      config.descent = v.descent;
       // Small leaves for the flying tree too, so both hierarchies are deep on small scenes.
       config.object.leaf_size = 4;
       CollisionPair pair(scene.env, scene.object, config);
       for (std::size_t i = 0; i < scene.poses.size(); ++i) {
         SCOPED_TRACE(scene.name + " " + to_string(v.bv) + " " + to_string(v.rule) + " " +
                      to_string(v.point) + " " + simd::to_string(v.isa) + " " + to_string(v.tumble) +
-                     " pose " + std::to_string(i));
+                     " " + to_string(v.descent) + " pose " + std::to_string(i));
         const QueryResult all = pair.query(scene.poses[i], QueryMode::all_contacts);
         ASSERT_EQ(all.pairs, expected[i]);
         ASSERT_EQ(all.collides, !expected[i].empty());
@@ -222,9 +262,11 @@ TEST(QueryOracle, DefaultLeafSizesMatchBruteForce) {
   std::uint64_t rng = 99;
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 16);
   const Mesh obj = make_torus({0, 0, 0}, 0.6, 0.2, 30, 12, 0.15);
-  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26,
+                    BvType::obb, BvType::rss}) {
     PairConfig config;
     config.bv = bv;
+    config.environment.rule = config.object.rule = default_split_rule(bv);
     CollisionPair pair(env, obj, config);
     std::uint64_t r = rng;
     for (int i = 0; i < 40; ++i) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -163,9 +164,11 @@ class HierarchyFileTest : public test::ScratchDirTest {};
 // Loaded hierarchies answer every query exactly as freshly built ones, counters included.
 TEST_F(HierarchyFileTest, LoadedPairAnswersLikeBuiltPair) {
   const Mesh env = env_mesh(), object = object_mesh();
-  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26,
+                    BvType::obb, BvType::rss}) {
     PairConfig config;
     config.bv = bv;
+    config.environment.rule = config.object.rule = default_split_rule(bv);
     const std::string env_path = (dir_ / "env.kdop").string();
     const std::string object_path = (dir_ / "object.kdop").string();
     write_file_atomic(
@@ -251,15 +254,14 @@ TEST_F(HierarchyFileTest, LoadedArraysViewTheMappedFile) {
 
 // ---- damaged files --------------------------------------------------------------------------
 
-std::string small_env_file() {
-  return format_hierarchy_file(build_environment_hierarchy(env_mesh(), BvType::kdop6, {}),
+std::string small_env_file(BvType bv = BvType::kdop6) {
+  return format_hierarchy_file(build_environment_hierarchy(env_mesh(), bv, {}),
                                BuildConfig::environment_defaults());
 }
 
-std::string small_object_file() {
+std::string small_object_file(BvType bv = BvType::kdop6) {
   Mesh m = make_sphere({0, 0, 0}, 1.0, 6, 4);  // 36 triangles
-  return format_hierarchy_file(build_object_hierarchy(m, BvType::kdop6, {}),
-                               BuildConfig::object_defaults());
+  return format_hierarchy_file(build_object_hierarchy(m, bv, {}), BuildConfig::object_defaults());
 }
 
 template <class T>
@@ -334,7 +336,8 @@ TEST(HierarchyFileErrors, KInconsistentWithBvType) {
   poke(bytes, kKAt, std::uint8_t{18});
   EXPECT_THAT(env_error(bytes), HasSubstr("byte 33: BV type kdop6 does not match K = 18"));
   poke(bytes, kKAt, std::uint8_t{7});
-  EXPECT_THAT(env_error(bytes), HasSubstr("byte 32: K = 7, expected 6, 8, 14, 18 or 26"));
+  EXPECT_THAT(env_error(bytes),
+              HasSubstr("byte 32: K = 7, expected 6, 8, 14, 18, 26 (or 0: obb, rss)"));
 }
 
 TEST(HierarchyFileErrors, WrongRoleNamesBoth) {
@@ -435,6 +438,32 @@ TEST(HierarchyFileErrors, StructuralDamageNamesTheProblem) {
               HasSubstr("node vertex ranges: entry 0 is empty, expected at least one"));
 }
 
+TEST(HierarchyFileErrors, OrientedVolumeDamageNamesTheProblem) {
+  for (BvType bv : {BvType::obb, BvType::rss}) {
+    SCOPED_TRACE(to_string(bv));
+    const std::string good = small_env_file(bv);
+    const auto boxes = peek<std::uint64_t>(good, kSectionTableAt + 16 * 2);
+    std::string bytes = good;
+    poke(bytes, boxes + 8, std::numeric_limits<double>::quiet_NaN());  // node 0's centre z
+    fix_checksum(bytes);
+    EXPECT_THAT(env_error(bytes), HasSubstr("node 0: volume value nan, expected a finite number"));
+    bytes = good;
+    poke(bytes, boxes + 15 * 8 + 12 * 8, -1.0);  // node 1's first extent
+    fix_checksum(bytes);
+    EXPECT_THAT(env_error(bytes),
+                HasSubstr("node 1: volume value -1.000000, expected a finite number >= 0"));
+    bytes = good;
+    poke(bytes, 32, std::uint8_t{6});  // K of a k-DOP with an oriented BV code
+    fix_checksum(bytes);
+    EXPECT_THAT(env_error(bytes), HasSubstr("does not match K = 6"));
+    std::string object = small_object_file(bv);
+    poke(object, 64, std::uint32_t{3});  // root hull points: an oriented object has none
+    fix_checksum(object);
+    EXPECT_THAT(io_error_of([&] { parse_object_file(object, "o.kdop"); }),
+                HasSubstr("3 root hull points in an oriented-volume hierarchy, expected 0"));
+  }
+}
+
 bool in_section(const std::string& file, int s, std::size_t at) {
   const auto offset = peek<std::uint64_t>(file, kSectionTableAt + 16 * s);
   return at >= offset && at < offset + peek<std::uint64_t>(file, kSectionTableAt + 16 * s + 8);
@@ -445,42 +474,45 @@ bool in_section(const std::string& file, int s, std::size_t at) {
 // or bound), a hierarchy that queries without reading out of bounds. Damage to the tree's shape
 // (child_or_first, leaf_count) or the permutation is always caught.
 TEST(HierarchyFileErrors, RandomCorruptionNeverCrashes) {
-  const std::string env = small_env_file(), object = small_object_file();
-  const EnvironmentFile good_env = parse_environment_file(env, "env.kdop");
-  const ObjectFile good_object = parse_object_file(object, "object.kdop");
-  std::mt19937_64 rng(2024);
-  std::uint64_t pose_state = 11;
-  int errors = 0, accepted = 0;
-  for (int i = 0; i < 4000; ++i) {
-    const bool damage_object = i % 2 == 1;
-    const std::string& good = damage_object ? object : env;
-    std::string bytes = good;
-    const std::size_t at = rng() % bytes.size();
-    bytes[at] = static_cast<char>(bytes[at] ^ static_cast<char>(1 + rng() % 255));
-    const bool recompute = i % 4 >= 2 && at >= 24;
-    if (recompute) fix_checksum(bytes);
-    try {
-      const Pose pose = random_pose(pose_state, {-2, -2, -2}, {2, 2, 2});
-      if (damage_object) {
-        CollisionPair pair(good_env.hierarchy, parse_object_file(bytes, "object.kdop").hierarchy,
-                           PairConfig{});
-        pair.query(pose, QueryMode::all_contacts);
-      } else {
-        CollisionPair pair(parse_environment_file(bytes, "env.kdop").hierarchy,
-                           good_object.hierarchy, PairConfig{});
-        pair.query(pose, QueryMode::all_contacts);
+  for (BvType bv : {BvType::kdop6, BvType::obb}) {
+    SCOPED_TRACE(to_string(bv));
+    const std::string env = small_env_file(bv), object = small_object_file(bv);
+    const EnvironmentFile good_env = parse_environment_file(env, "env.kdop");
+    const ObjectFile good_object = parse_object_file(object, "object.kdop");
+    std::mt19937_64 rng(2024);
+    std::uint64_t pose_state = 11;
+    int errors = 0, accepted = 0;
+    for (int i = 0; i < 4000; ++i) {
+      const bool damage_object = i % 2 == 1;
+      const std::string& good = damage_object ? object : env;
+      std::string bytes = good;
+      const std::size_t at = rng() % bytes.size();
+      bytes[at] = static_cast<char>(bytes[at] ^ static_cast<char>(1 + rng() % 255));
+      const bool recompute = i % 4 >= 2 && at >= 24;
+      if (recompute) fix_checksum(bytes);
+      try {
+        const Pose pose = random_pose(pose_state, {-2, -2, -2}, {2, 2, 2});
+        if (damage_object) {
+          CollisionPair pair(good_env.hierarchy, parse_object_file(bytes, "object.kdop").hierarchy,
+                             PairConfig{});
+          pair.query(pose, QueryMode::all_contacts);
+        } else {
+          CollisionPair pair(parse_environment_file(bytes, "env.kdop").hierarchy,
+                             good_object.hierarchy, PairConfig{});
+          pair.query(pose, QueryMode::all_contacts);
+        }
+        ++accepted;
+        ASSERT_TRUE(recompute) << "byte " << at << ": damage passed the checksum";
+        EXPECT_FALSE(in_section(good, 0, at) || in_section(good, 1, at) || in_section(good, 4, at))
+            << "byte " << at << ": damage to the tree's shape or permutation was accepted";
+      } catch (const IoError& e) {
+        ++errors;
+        EXPECT_THAT(std::string(e.what()), HasSubstr(".kdop: byte "));
       }
-      ++accepted;
-      ASSERT_TRUE(recompute) << "byte " << at << ": damage passed the checksum";
-      EXPECT_FALSE(in_section(good, 0, at) || in_section(good, 1, at) || in_section(good, 4, at))
-          << "byte " << at << ": damage to the tree's shape or permutation was accepted";
-    } catch (const IoError& e) {
-      ++errors;
-      EXPECT_THAT(std::string(e.what()), HasSubstr(".kdop: byte "));
     }
+    EXPECT_GT(errors, 2000);
+    EXPECT_GT(accepted, 100);
   }
-  EXPECT_GT(errors, 2000);
-  EXPECT_GT(accepted, 100);
 }
 
 TEST_F(HierarchyFileTest, DirectoryAndMissingFile) {

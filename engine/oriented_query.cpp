@@ -1,0 +1,31 @@
+#include "engine/oriented_query.hpp"
+
+#include <algorithm>
+
+namespace kdop {
+
+template <class Bv>
+void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
+                                       const FlyingOrientedTree<Bv>& fly) {
+  const std::size_t nodes = fly.tree.topology.node_count();
+  const std::size_t slots = fly.tree.triangles.size();
+  const std::size_t depth = traversal_stack_size(env.topology, fly.tree.topology);
+  if (stack.size() < depth) stack.resize(depth);
+  if (place_stamp.size() != nodes || slot_stamp.size() != slots) {
+    placed.assign(nodes * kPlacedDoubles, 0.0);
+    place_stamp.assign(nodes, 0);
+    slot_stamp.assign(slots, 0);
+    moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
+    epoch = 0;
+  }
+  if (++epoch == 0) {  // wrapped: forget every stamp
+    std::fill(place_stamp.begin(), place_stamp.end(), 0);
+    std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
+    epoch = 1;
+  }
+}
+
+template struct OrientedQueryScratch<ObbBv>;
+template struct OrientedQueryScratch<RssBv>;
+
+}  // namespace kdop
