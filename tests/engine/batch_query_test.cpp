@@ -56,58 +56,65 @@ void expect_same(const BatchOutput& a, const BatchOutput& b) {
 
 TEST(BatchQuery, MatchesSingleQueriesAndTheOracleForAnyThreadCount) {
   const Fixture f;
-  for (QueryMode mode :
-       {QueryMode::first_contact, QueryMode::all_contacts, QueryMode::count_contacts}) {
-    BatchConfig config;
-    config.mode = mode;
-    config.object.leaf_size = 8;
-    config.block_size = 16;
-    config.hot_start = false;  // so the counters equal single (cold) queries'; see HotStart
-    BatchOutput reference;
-    for (unsigned threads : {1u, 2u, 3u, 8u}) {
-      config.threads = threads;
-      BatchQuery batch(f.env, {&f.torus, &f.tetras}, config);
-      ASSERT_EQ(batch.threads(), threads);
-      BatchOutput out;
-      ASSERT_TRUE(batch.run(f.poses, out));
-      if (threads == 1) {
-        reference = out;
-        // Against single queries and the brute-force oracle.
-        PairConfig pc;
-        pc.object.leaf_size = 8;
-        CollisionPair pairs[2] = {CollisionPair(f.env, f.torus, pc),
-                                  CollisionPair(f.env, f.tetras, pc)};
-        std::size_t colliding = 0;
-        for (std::size_t i = 0; i < f.poses.size(); ++i) {
-          const PoseTask& t = f.poses[i];
-          const QueryResult single = pairs[t.object].query(t.pose, mode);
-          const std::vector<ContactPair> oracle =
-              brute_force_contacts(f.env, f.object(t.object), t.pose);
-          const PoseResult& r = out.results[i];
-          ASSERT_EQ(r.collides, !oracle.empty()) << i;
-          ASSERT_EQ(r.stats.n_v, single.stats.n_v) << i;
-          colliding += r.collides;
-          if (mode == QueryMode::first_contact) {
-            ASSERT_EQ(r.has_witness, r.collides);
-            if (r.collides) {
-              ASSERT_EQ(r.witness, single.pairs[0]) << i;
-              ASSERT_TRUE(std::binary_search(oracle.begin(), oracle.end(), r.witness)) << i;
+  for (BvType bv : {BvType::kdop18, BvType::obb, BvType::rss}) {
+    for (QueryMode mode :
+         {QueryMode::first_contact, QueryMode::all_contacts, QueryMode::count_contacts}) {
+      SCOPED_TRACE(to_string(bv));
+      BatchConfig config;
+      config.bv = bv;
+      config.environment.rule = config.object.rule = default_split_rule(bv);
+      config.mode = mode;
+      config.object.leaf_size = 8;
+      config.block_size = 16;
+      config.hot_start = false;  // so the counters equal single (cold) queries'; see HotStart
+      BatchOutput reference;
+      for (unsigned threads : {1u, 2u, 3u, 8u}) {
+        config.threads = threads;
+        BatchQuery batch(f.env, {&f.torus, &f.tetras}, config);
+        ASSERT_EQ(batch.threads(), threads);
+        BatchOutput out;
+        ASSERT_TRUE(batch.run(f.poses, out));
+        if (threads == 1) {
+          reference = out;
+          // Against single queries and the brute-force oracle.
+          PairConfig pc;
+          pc.bv = bv;
+          pc.environment.rule = pc.object.rule = default_split_rule(bv);
+          pc.object.leaf_size = 8;
+          CollisionPair pairs[2] = {CollisionPair(f.env, f.torus, pc),
+                                    CollisionPair(f.env, f.tetras, pc)};
+          std::size_t colliding = 0;
+          for (std::size_t i = 0; i < f.poses.size(); ++i) {
+            const PoseTask& t = f.poses[i];
+            const QueryResult single = pairs[t.object].query(t.pose, mode);
+            const std::vector<ContactPair> oracle =
+                brute_force_contacts(f.env, f.object(t.object), t.pose);
+            const PoseResult& r = out.results[i];
+            ASSERT_EQ(r.collides, !oracle.empty()) << i;
+            ASSERT_EQ(r.stats.n_v, single.stats.n_v) << i;
+            colliding += r.collides;
+            if (mode == QueryMode::first_contact) {
+              ASSERT_EQ(r.has_witness, r.collides);
+              if (r.collides) {
+                ASSERT_EQ(r.witness, single.pairs[0]) << i;
+                ASSERT_TRUE(std::binary_search(oracle.begin(), oracle.end(), r.witness)) << i;
+              }
+            } else {
+              ASSERT_EQ(r.contacts, oracle.size()) << i;
             }
-          } else {
-            ASSERT_EQ(r.contacts, oracle.size()) << i;
+            if (mode == QueryMode::all_contacts) {
+              const auto first = out.pairs.begin() + static_cast<std::ptrdiff_t>(r.pairs_begin);
+              ASSERT_EQ(std::vector<ContactPair>(
+                            first, first + static_cast<std::ptrdiff_t>(r.pairs_count)),
+                        oracle)
+                  << i;
+            }
           }
-          if (mode == QueryMode::all_contacts) {
-            const auto first = out.pairs.begin() + static_cast<std::ptrdiff_t>(r.pairs_begin);
-            ASSERT_EQ(
-                std::vector<ContactPair>(first, first + static_cast<std::ptrdiff_t>(r.pairs_count)),
-                oracle)
-                << i;
-          }
+          EXPECT_GT(colliding, f.poses.size() / 5);
+          EXPECT_LT(colliding, f.poses.size() - f.poses.size() / 10);
+        } else {
+          expect_same(out, reference);
         }
-        EXPECT_GT(colliding, f.poses.size() / 5);
-        EXPECT_LT(colliding, f.poses.size() - f.poses.size() / 10);
-      } else {
-        expect_same(out, reference);
       }
     }
   }
@@ -115,22 +122,26 @@ TEST(BatchQuery, MatchesSingleQueriesAndTheOracleForAnyThreadCount) {
 
 TEST(BatchQuery, NoAllocationAfterWarmUp) {
   const Fixture f;
-  for (QueryMode mode :
-       {QueryMode::first_contact, QueryMode::count_contacts, QueryMode::all_contacts}) {
-    BatchConfig config;
-    config.mode = mode;
-    config.threads = 2;
-    BatchQuery batch(f.env, {&f.torus, &f.tetras}, config);
-    BatchOutput out;
-    ASSERT_TRUE(batch.run(f.poses, out));  // warm-up: output and pair buffers reach their size
-    test::reset_allocation_probe();
-    ASSERT_TRUE(batch.run(f.poses, out));
-    if (mode == QueryMode::all_contacts) {
-      // Only the per-thread pair buffers may grow (which worker gets which blocks varies from
-      // run to run): a few doublings at most.
-      EXPECT_LE(test::allocation_count(), 16u);
-    } else {
-      EXPECT_EQ(test::allocation_count(), 0u) << "mode " << static_cast<int>(mode);
+  for (BvType bv : {BvType::kdop18, BvType::obb}) {
+    for (QueryMode mode :
+         {QueryMode::first_contact, QueryMode::count_contacts, QueryMode::all_contacts}) {
+      BatchConfig config;
+      config.bv = bv;
+      config.mode = mode;
+      config.threads = 2;
+      BatchQuery batch(f.env, {&f.torus, &f.tetras}, config);
+      BatchOutput out;
+      ASSERT_TRUE(batch.run(f.poses, out));  // warm-up: output and pair buffers reach their size
+      test::reset_allocation_probe();
+      ASSERT_TRUE(batch.run(f.poses, out));
+      if (mode == QueryMode::all_contacts) {
+        // Only the per-thread pair buffers may grow (which worker gets which blocks varies from
+        // run to run): a few doublings at most.
+        EXPECT_LE(test::allocation_count(), 16u);
+      } else {
+        EXPECT_EQ(test::allocation_count(), 0u)
+            << to_string(bv) << " mode " << static_cast<int>(mode);
+      }
     }
   }
 }
@@ -308,8 +319,8 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
   for (int i = 0; i < 12; ++i) poses.push_back(test::random_pose(rng, {0, 0, 0}, {0, 0, 0}));
   const FlyingDopTree<18> fly_inner =
       build_flying_dop_tree<18>(inner, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
-  const FlyingDopTree<18> fly_touch = build_flying_dop_tree<18>(
-      touching, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
+  const FlyingDopTree<18> fly_touch =
+      build_flying_dop_tree<18>(touching, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
   const FlyingDopTree<18> fly_spiked =
       build_flying_dop_tree<18>(spiked, BuildConfig{SplitRule::splatter, SplitPoint::mean, 4});
   const DopTree<18> tree = build_dop_tree<18>(outer, BuildConfig::environment_defaults());
