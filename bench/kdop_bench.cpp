@@ -33,7 +33,7 @@ struct Options {
   std::vector<std::string> only;   // scene names to run (empty: every scene of the families)
   unsigned threads = 0;
   std::string tumble = "vertices", descent = "larger";
-  std::uint32_t object_leaf = 40;
+  std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
   std::string out;
 };
 
@@ -95,7 +95,7 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
     base.descent =
         o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
-    base.object.leaf_size = o.object_leaf;
+    base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
     entries.push_back(
         {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
   }
@@ -273,7 +273,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--tumble", o.tumble, "kdop: vertices or affine")->capture_default_str();
   app.add_option("--descent", o.descent, "kdop: environment or larger")->capture_default_str();
-  app.add_option("--object-leaf", o.object_leaf, "kdop: flying leaf size tau")
+  app.add_option("--object-leaf", o.object_leaf,
+                 "kdop: flying leaf size tau (0: 40 for k-DOPs, 8 for obb and rss)")
       ->capture_default_str();
   app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
   CLI11_PARSE(app, argc, argv);

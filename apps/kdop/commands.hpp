@@ -16,7 +16,7 @@ struct BuildOptions {
   std::uint32_t bins = 8;
   bool all_directions = false;
   std::uint32_t env_leaf = 1;
-  std::uint32_t object_leaf = 40;
+  std::uint32_t object_leaf = 0;  // 0: the BV type's default (engine/bv_type.hpp)
   std::string tumble = "vertices";
   std::string descent = "larger";
 };

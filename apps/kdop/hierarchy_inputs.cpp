@@ -87,9 +87,10 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
     return std::move(file.hierarchy);
   };
   // A mesh of either role, built (timed) with the BV type the files fixed (and that type's split
-  // rule, unless --rule was given).
-  auto build = [&](const std::string& path, auto build_hierarchy, BuildConfig c) {
+  // rule and object leaf size, unless --rule or --object-leaf was given).
+  auto build = [&](const std::string& path, auto build_hierarchy, BuildConfig c, bool object) {
     if (options.rule.empty()) c.rule = default_split_rule(agreement.bv());
+    if (object && options.object_leaf == 0) c.leaf_size = default_object_leaf(agreement.bv());
     const Mesh mesh = read_mesh(path);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);
@@ -103,6 +104,7 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   BuildConfig env_defaults = BuildConfig::environment_defaults();
   BuildConfig object_defaults = BuildConfig::object_defaults();
   env_defaults.rule = object_defaults.rule = default_split_rule(config.bv);
+  object_defaults.leaf_size = default_object_leaf(config.bv);
   std::optional<EnvironmentHierarchy> env;
   std::vector<std::optional<ObjectHierarchy>> loaded(objects.size());
   if (is_hierarchy_file(environment)) {
@@ -114,11 +116,12 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
           load(objects[i], read_object_file, config.object, object_defaults, "--object-leaf");
     }
   }
-  in.environment =
-      env ? std::move(*env) : build(environment, build_environment_hierarchy, config.environment);
+  in.environment = env ? std::move(*env)
+                       : build(environment, build_environment_hierarchy, config.environment, false);
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    in.objects.push_back(loaded[i] ? std::move(*loaded[i])
-                                   : build(objects[i], build_object_hierarchy, config.object));
+    in.objects.push_back(loaded[i]
+                             ? std::move(*loaded[i])
+                             : build(objects[i], build_object_hierarchy, config.object, true));
   }
   return in;
 }

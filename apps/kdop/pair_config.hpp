@@ -35,8 +35,9 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
   command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
-  command.add_option("--object-leaf", o.object_leaf, "Object leaf size tau")
-      ->capture_default_str()
+  command
+      .add_option("--object-leaf", o.object_leaf,
+                  "Object leaf size tau (default: 40 for k-DOPs, 8 for obb and rss)")
       ->check(CLI::Range(1u, 1000000u));
   command
       .add_option("--tumble", o.tumble,
@@ -73,7 +74,9 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   const auto split = parse_split_point(o.split);
   if (!split) throw InputError("--split: expected mean, median or binned, got '" + o.split + "'");
   c.environment = BuildConfig{*rule, *split, o.env_leaf, o.bins, o.all_directions};
-  c.object = BuildConfig{*rule, *split, o.object_leaf, o.bins, o.all_directions};
+  c.object =
+      BuildConfig{*rule, *split, o.object_leaf != 0 ? o.object_leaf : default_object_leaf(c.bv),
+                  o.bins, o.all_directions};
   if (o.tumble != "vertices" && o.tumble != "affine") {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
   }

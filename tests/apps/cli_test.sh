@@ -287,6 +287,10 @@ for bv in kdop6 dop8 kdop14 kdop26 obb rss; do
 done
 check "build env obb" 0 "$kdop" build --mesh torus.obj --out env_obb.kdop --bv obb
 expect "obb builds by Gottschalk's rule" grep -q "env_obb.kdop: obb env hierarchy, obb-axis / mean, leaf size 1" err.txt
+check "build object obb" 0 "$kdop" build --mesh torus.obj --out object_obb.kdop --bv obb --role object
+expect "obb objects have leaves of 8" grep -q "object_obb.kdop: obb object hierarchy, obb-axis / mean, leaf size 8" err.txt
+check "obb object file, no note on the default leaf" 1 "$kdop" check --env torus.obj --object object_obb.kdop --pose 0.5,0.3,0.2,1,0,0,0
+expect "no note on the object's default leaf" test ! -s err.txt
 check "obb file with a mesh object" 1 "$kdop" check --env env_obb.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0
 expect "no note on the default rule" test ! -s err.txt
 expect "batch files have contacts and misses" test "$(cut -d, -f2 from_file.csv | sort -u | tr '\n' ' ')" = "0 1 collides "
