@@ -32,6 +32,10 @@ struct LeafFloats {
   float* d_lo() { return arrays.mutable_array(18); }
   float* d_hi() { return arrays.mutable_array(19); }
 
+  // Templated on the caller's ISA tag (default: none) so that the per-ISA queries each get their
+  // own copy: an inline member they compiled and did not inline would be a weak symbol the linker
+  // may keep for every caller, AVX instructions and all (tests/simd/isa_hygiene_test.sh).
+  template <class Arch = void>
   simd::PrefilterSlots slots() const {
     const StaggeredArrays<float>& v = arrays;
     return {{v[0], v[1], v[2]},

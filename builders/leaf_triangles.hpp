@@ -28,6 +28,8 @@ struct LeafTriangles {
   const double* x(int c) const { return corners[c]; }
   const double* y(int c) const { return corners[3 + c]; }
   const double* z(int c) const { return corners[6 + c]; }
+  // Templated on the caller's ISA tag, as LeafFloats::slots is (builders/leaf_floats.hpp).
+  template <class Arch = void>
   Triangle triangle(std::uint32_t s) const {
     return {{x(0)[s], y(0)[s], z(0)[s]}, {x(1)[s], y(1)[s], z(1)[s]}, {x(2)[s], y(2)[s], z(2)[s]}};
   }

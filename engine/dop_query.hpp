@@ -121,7 +121,7 @@ class DopTraversal {
         object_frame_(object_frame),
         s_(s),
         shared_(shared),
-        slots_(fly.floats.slots()) {
+        slots_(fly.floats.template slots<Arch>()) {
     // The moved corners' arrays, looked up once per query rather than per slot.
     for (int a = 0; a < LeafTriangles::array_count; ++a) moved_[a] = s.moved.mutable_array(a);
   }
@@ -220,20 +220,11 @@ class DopTraversal {
 
   // apply_pose's coordinates of a flying slot, computed once per pose.
   Triangle moved_slot(std::uint32_t fs) const {
-    const LeafTriangles& t = fly_.tree.triangles;
     if (claim(s_.slot_stamp[fs])) {
-      for (int c = 0; c < 3; ++c) {
-        const Vec3 q = apply_pose(pose_, Vec3{t.x(c)[fs], t.y(c)[fs], t.z(c)[fs]});
-        moved_[c][fs] = q.x;
-        moved_[3 + c][fs] = q.y;
-        moved_[6 + c][fs] = q.z;
-      }
+      move_slot<Arch>(pose_, fly_.tree.triangles, fs, moved_.data());
       publish(s_.slot_stamp[fs]);
     }
-    const auto& m = moved_;
-    return Triangle{{m[0][fs], m[3][fs], m[6][fs]},
-                    {m[1][fs], m[4][fs], m[7][fs]},
-                    {m[2][fs], m[5][fs], m[8][fs]}};
+    return moved_triangle<Arch>(moved_.data(), fs);
   }
 
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "builders/leaf_floats.hpp"
 #include "builders/leaf_triangles.hpp"
 #include "builders/tree_topology.hpp"
 #include "engine/query.hpp"
@@ -121,6 +122,25 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
   return key;
 }
 
+// The moved corners of flying slots, in the leaf triangles' layout (x of corner c in array c, y
+// in 3 + c, z in 6 + c), computed by apply_pose once per slot and pose: the exact test's input.
+template <class Arch>
+void move_slot(const Pose& pose, const LeafTriangles& t, std::uint32_t fs, double* const* moved) {
+  for (int c = 0; c < 3; ++c) {
+    const Vec3 q = apply_pose(pose, Vec3{t.x(c)[fs], t.y(c)[fs], t.z(c)[fs]});
+    moved[c][fs] = q.x;
+    moved[3 + c][fs] = q.y;
+    moved[6 + c][fs] = q.z;
+  }
+}
+
+template <class Arch>
+Triangle moved_triangle(const double* const* moved, std::uint32_t fs) {
+  return Triangle{{moved[0][fs], moved[3][fs], moved[6][fs]},
+                  {moved[1][fs], moved[4][fs], moved[7][fs]},
+                  {moved[2][fs], moved[5][fs], moved[8][fs]}};
+}
+
 // Every environment triangle of leaf `e` against every flying triangle of leaf `f`: counts n_p
 // and n_exact, and adds intersecting pairs to `result` as `mode` asks. `moved_slot(fs)` gives
 // apply_pose's coordinates of flying slot fs. Returns true to stop (first_contact, a contact).
@@ -133,7 +153,7 @@ bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo,
   const std::uint32_t e_first = env_topo.child_or_first[e];
   const std::uint32_t e_end = e_first + env_topo.leaf_count[e];
   for (std::uint32_t es = e_first; es < e_end; ++es) {
-    const Triangle te = env_tris.triangle(es);
+    const Triangle te = env_tris.template triangle<Arch>(es);
     const simd::PrefilterTriangle key = object_frame_key<Arch>(frame, te);
     result.stats.n_p += f_count;
     for (std::uint32_t done = 0; done < f_count; done += 64) {

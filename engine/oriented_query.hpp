@@ -207,7 +207,7 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
   }
   const OrientedFrame frame = make_oriented_frame<Arch>(pose);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
-  const simd::PrefilterSlots slots = fly.floats.slots();
+  const simd::PrefilterSlots slots = fly.floats.template slots<Arch>();
   double* moved[LeafTriangles::array_count];
   for (int a = 0; a < LeafTriangles::array_count; ++a) moved[a] = s.moved.mutable_array(a);
   const LeafTriangles& fly_tris = fly.tree.triangles;
@@ -224,17 +224,9 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
   auto moved_slot = [&](std::uint32_t fs) {
     if (s.slot_stamp[fs] != s.epoch) {
       s.slot_stamp[fs] = s.epoch;
-      for (int c = 0; c < 3; ++c) {
-        const Vec3 q =
-            apply_pose(pose, Vec3{fly_tris.x(c)[fs], fly_tris.y(c)[fs], fly_tris.z(c)[fs]});
-        moved[c][fs] = q.x;
-        moved[3 + c][fs] = q.y;
-        moved[6 + c][fs] = q.z;
-      }
+      move_slot<Arch>(pose, fly_tris, fs, moved);
     }
-    return Triangle{{moved[0][fs], moved[3][fs], moved[6][fs]},
-                    {moved[1][fs], moved[4][fs], moved[7][fs]},
-                    {moved[2][fs], moved[5][fs], moved[8][fs]}};
+    return moved_triangle<Arch>(moved, fs);
   };
   auto overlap = [&](std::uint32_t e, std::uint32_t f) {
     return oriented_overlap<Arch, Bv>(env.node_box(e), placed(f));
