@@ -336,13 +336,6 @@ double log_slope(const std::vector<std::pair<double, double>>& xy) {
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
-Mesh scaled_mesh(Mesh m, double s) {
-  for (std::vector<double>* c : {&m.x, &m.y, &m.z}) {
-    for (double& v : *c) v *= s;
-  }
-  return m;
-}
-
 void gaps(const Options& o, Report& rep) {
   // 2 x 160 x 100 = 32,000 triangles at scale 1. The poses are the identity and turns about z by
   // multiples of 2 pi / slices, symmetries of the tessellation, so the copy never pokes through a

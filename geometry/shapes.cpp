@@ -26,6 +26,14 @@ void append_mesh(Mesh& mesh, const Mesh& part) {
   }
 }
 
+Mesh scaled_mesh(const Mesh& m, double factor) {
+  Mesh s = m;
+  for (std::vector<double>* c : {&s.x, &s.y, &s.z}) {
+    for (double& v : *c) v *= factor;
+  }
+  return s;
+}
+
 Mesh make_sphere(Vec3 center, double radius, int slices, int stacks) {
   Mesh m;
   const double pi = std::numbers::pi;

@@ -47,6 +47,9 @@ Mesh make_airplane(double length, int triangles);
 // Appends `part` to `mesh` (indices shifted).
 void append_mesh(Mesh& mesh, const Mesh& part);
 
+// A copy of `m` with every coordinate multiplied by `factor` (scaled about the origin).
+Mesh scaled_mesh(const Mesh& m, double factor);
+
 // A uniformly random rotation (a quaternion drawn uniformly in the unit 4-ball, by rejection,
 // then normalized) and a uniform translation in the box [lo, hi].
 Pose random_pose(std::uint64_t& state, Vec3 lo, Vec3 hi);

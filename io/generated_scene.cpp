@@ -136,14 +136,6 @@ std::array<Vec3, 4> random_tetrahedron(std::uint64_t& rng, Vec3 c, double radius
   return v;
 }
 
-Mesh scaled_copy(const Mesh& m, double factor) {
-  Mesh s = m;
-  for (double& x : s.x) x *= factor;
-  for (double& y : s.y) y *= factor;
-  for (double& z : s.z) z *= factor;
-  return s;
-}
-
 double bounding_radius(const Mesh& m) {
   double r2 = 0;
   for (std::size_t v = 0; v < m.vertex_count(); ++v) {
@@ -466,7 +458,7 @@ std::vector<GeneratedScene> spheres_scenes(const SceneOptions& o) {
       GeneratedScene scene{"spheres-" + std::to_string(full) + "-a" + decimal(alpha),
                            "spheres",
                            outer,
-                           scaled_copy(outer, 1 - alpha),
+                           scaled_mesh(outer, 1 - alpha),
                            {Pose{}},
                            {}};
       const int poses = scaled(200, o.scale, 2);

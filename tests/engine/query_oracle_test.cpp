@@ -128,12 +128,7 @@ std::vector<Scene> make_scenes() {
     // Subnormal size: coordinates near 1e-39, below the smallest normal float, where float
     // roundings are absolute (kFloatUnderflowFloor); random poses and coplanar self-copies.
     constexpr double tiny = 1e-39;
-    auto scaled = [&](Mesh m) {
-      for (std::vector<double>* c : {&m.x, &m.y, &m.z}) {
-        for (double& v : *c) v *= tiny;
-      }
-      return m;
-    };
+    auto scaled = [&](const Mesh& m) { return scaled_mesh(m, tiny); };
     const Mesh env = scaled(make_tetrahedra({0, 0, 0}, {2, 2, 2}, 60, 0.5, 41));
     const Mesh obj = scaled(make_tetrahedra({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5}, 25, 0.4, 42));
     Scene s{"subnormal_size", env, obj, {}};
