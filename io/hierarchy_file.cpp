@@ -250,26 +250,31 @@ std::string format(const Header& h, const std::array<ConstBytes, kSections>& dat
   return out;
 }
 
-template <int K>
-std::string format_environment(const DopTree<K>& t, const BuildConfig& config) {
-  const Header h = header_of(t, config);
-  return format(
-      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.bounds),
-          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners)});
+// The sections every tree has (0 to 5); the object-only ones empty.
+template <class Tree>
+std::array<ConstBytes, kSections> tree_sections(const Tree& t) {
+  std::array<ConstBytes, kSections> s{};
+  s[kChildOrFirst] = bytes_of(t.topology.child_or_first);
+  s[kLeafCount] = bytes_of(t.topology.leaf_count);
+  if constexpr (is_dop_tag<typename Tree::Bv>) {
+    s[kBounds] = bytes_of(t.bounds);
+  } else {
+    s[kBounds] = bytes_of(t.boxes);
+  }
+  s[kSize] = bytes_of(t.size);
+  s[kOriginal] = bytes_of(t.triangles.original);
+  s[kCorners] = bytes_of(t.triangles.corners);
+  return s;
 }
 
-template <class Bv>
-std::string format_environment(const OrientedTree<Bv>& t, const BuildConfig& config) {
-  const Header h = header_of(t, config);
-  return format(
-      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.boxes),
-          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners)});
+template <class Tree>
+std::string format_environment(const Tree& t, const BuildConfig& config) {
+  return format(header_of(t, config), tree_sections(t));
 }
 
 template <class Bv>
 std::string format_object(const FlyingOrientedTree<Bv>& f, const BuildConfig& config) {
-  const OrientedTree<Bv>& t = f.tree;
-  Header h = header_of(t, config);
+  Header h = header_of(f.tree, config);
   h.role = HierarchyRole::object;
   h.doubles = {0,
                0,
@@ -280,17 +285,14 @@ std::string format_object(const FlyingOrientedTree<Bv>& f, const BuildConfig& co
                f.sphere_center.z,
                f.sphere_radius,
                0};
-  const ConstBytes none{nullptr, 0};
-  return format(
-      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.boxes),
-          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners), none,
-          none, none, none, bytes_of(f.floats.arrays), none, none, none, none});
+  std::array<ConstBytes, kSections> s = tree_sections(f.tree);
+  s[kLeafFloats] = bytes_of(f.floats.arrays);
+  return format(h, s);
 }
 
 template <int K>
 std::string format_object(const FlyingDopTree<K>& f, const BuildConfig& config) {
-  const DopTree<K>& t = f.tree;
-  Header h = header_of(t, config);
+  Header h = header_of(f.tree, config);
   h.role = HierarchyRole::object;
   h.exhaustive = f.root_hull.exhaustive;
   h.vertices = static_cast<std::uint32_t>(f.vx.size());
@@ -300,12 +302,17 @@ std::string format_object(const FlyingDopTree<K>& f, const BuildConfig& config) 
   h.doubles = {f.vertex_error,    f.vertex_extent,   f.corner_radius,
                f.bound_extent,    f.sphere_center.x, f.sphere_center.y,
                f.sphere_center.z, f.sphere_radius,   f.root_hull.outside_bound};
-  return format(
-      h, {bytes_of(t.topology.child_or_first), bytes_of(t.topology.leaf_count), bytes_of(t.bounds),
-          bytes_of(t.size), bytes_of(t.triangles.original), bytes_of(t.triangles.corners),
-          bytes_of(f.vertex_first), bytes_of(f.vx), bytes_of(f.vy), bytes_of(f.vz),
-          bytes_of(f.floats.arrays), bytes_of(f.root_hull.points), bytes_of(f.root_hull.first_edge),
-          bytes_of(f.root_hull.edges), bytes_of(f.root_starts.vertex)});
+  std::array<ConstBytes, kSections> s = tree_sections(f.tree);
+  s[kVertexFirst] = bytes_of(f.vertex_first);
+  s[kVx] = bytes_of(f.vx);
+  s[kVy] = bytes_of(f.vy);
+  s[kVz] = bytes_of(f.vz);
+  s[kLeafFloats] = bytes_of(f.floats.arrays);
+  s[kHullPoints] = bytes_of(f.root_hull.points);
+  s[kHullFirstEdge] = bytes_of(f.root_hull.first_edge);
+  s[kHullEdges] = bytes_of(f.root_hull.edges);
+  s[kClimbStartsSection] = bytes_of(f.root_starts.vertex);
+  return format(h, s);
 }
 
 // ---- reading --------------------------------------------------------------------------------
