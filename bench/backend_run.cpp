@@ -86,9 +86,6 @@ class KdopBackend : public Backend {
                                    QueryMode mode) const {
     BatchConfig c = base_;
     c.bv = bv_;
-    // The BV type's own split rule (Gottschalk's for obb and rss) unless the base sets another.
-    if (c.environment.rule == SplitRule::splatter) c.environment.rule = default_split_rule(bv_);
-    if (c.object.rule == SplitRule::splatter) c.object.rule = default_split_rule(bv_);
     c.mode = mode;
     c.threads = threads;
     return std::make_unique<BatchQuery>(scene.environment, std::vector<const Mesh*>{&scene.object},

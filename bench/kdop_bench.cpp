@@ -95,6 +95,8 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
     base.descent =
         o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
+    // The BV type's own defaults: split rule (Gottschalk's for obb and rss) and flying leaf size.
+    base.environment.rule = base.object.rule = default_split_rule(*bv);
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
     entries.push_back(
         {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
