@@ -86,11 +86,8 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
     agreement.add(bv_type(file.hierarchy), path);
     return std::move(file.hierarchy);
   };
-  // A mesh of either role, built (timed) with the BV type the files fixed (and that type's split
-  // rule and object leaf size, unless --rule or --object-leaf was given).
-  auto build = [&](const std::string& path, auto build_hierarchy, BuildConfig c, bool object) {
-    if (options.rule.empty()) c.rule = default_split_rule(agreement.bv());
-    if (object && options.object_leaf == 0) c.leaf_size = default_object_leaf(agreement.bv());
+  // A mesh of either role, built (timed) with the BV type the files fixed.
+  auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c) {
     const Mesh mesh = read_mesh(path);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);
@@ -99,12 +96,10 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   };
 
   // Files first: they fix the BV type the meshes are built with.
-  // Options a file ignores are noted when they differ from the defaults; the split rule's default
-  // is the requested BV type's.
+  // Options a file ignores are noted when they differ from the requested BV type's defaults.
   BuildConfig env_defaults = BuildConfig::environment_defaults();
   BuildConfig object_defaults = BuildConfig::object_defaults();
-  env_defaults.rule = object_defaults.rule = default_split_rule(config.bv);
-  object_defaults.leaf_size = default_object_leaf(config.bv);
+  apply_bv_defaults(BuildOptions{}, config.bv, env_defaults, object_defaults);
   std::optional<EnvironmentHierarchy> env;
   std::vector<std::optional<ObjectHierarchy>> loaded(objects.size());
   if (is_hierarchy_file(environment)) {
@@ -116,12 +111,14 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
           load(objects[i], read_object_file, config.object, object_defaults, "--object-leaf");
     }
   }
-  in.environment = env ? std::move(*env)
-                       : build(environment, build_environment_hierarchy, config.environment, false);
+  // Meshes take the defaults of the BV type the files fixed, for what the options leave out.
+  PairConfig built = config;
+  apply_bv_defaults(options, agreement.bv(), built.environment, built.object);
+  in.environment =
+      env ? std::move(*env) : build(environment, build_environment_hierarchy, built.environment);
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    in.objects.push_back(loaded[i]
-                             ? std::move(*loaded[i])
-                             : build(objects[i], build_object_hierarchy, config.object, true));
+    in.objects.push_back(loaded[i] ? std::move(*loaded[i])
+                                   : build(objects[i], build_object_hierarchy, built.object));
   }
   return in;
 }

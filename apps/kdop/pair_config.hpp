@@ -56,6 +56,14 @@ inline bool bv_given(const BuildOptions& o) {
   return o.k != 0 || !o.bv.empty();
 }
 
+// The BV type's own defaults (engine/bv_type.hpp) for what the options leave out: the split
+// rule (--rule) and the flying leaf size (--object-leaf).
+inline void apply_bv_defaults(const BuildOptions& o, BvType bv, BuildConfig& environment,
+                              BuildConfig& object) {
+  if (o.rule.empty()) environment.rule = object.rule = default_split_rule(bv);
+  if (o.object_leaf == 0) object.leaf_size = default_object_leaf(bv);
+}
+
 inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
   const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
@@ -64,7 +72,7 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
     throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got '" + bv +
                      "'");
   c.bv = *type;
-  const auto rule = o.rule.empty() ? default_split_rule(c.bv) : parse_split_rule(o.rule);
+  const auto rule = o.rule.empty() ? SplitRule::splatter : parse_split_rule(o.rule);
   if (!rule) {
     throw InputError(
         "--rule: expected splatter, longest-side, min-sum, min-max, surface-area, zachmann or "
@@ -74,9 +82,8 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   const auto split = parse_split_point(o.split);
   if (!split) throw InputError("--split: expected mean, median or binned, got '" + o.split + "'");
   c.environment = BuildConfig{*rule, *split, o.env_leaf, o.bins, o.all_directions};
-  c.object =
-      BuildConfig{*rule, *split, o.object_leaf != 0 ? o.object_leaf : default_object_leaf(c.bv),
-                  o.bins, o.all_directions};
+  c.object = BuildConfig{*rule, *split, o.object_leaf, o.bins, o.all_directions};
+  apply_bv_defaults(o, c.bv, c.environment, c.object);
   if (o.tumble != "vertices" && o.tumble != "affine") {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
   }
