@@ -76,29 +76,30 @@ def plot_flights(rows, directory):
     save(fig, directory, "flights.png")
 
 
-def plot_gaps(rows, directory):
+def plot_lines(rows, directory, experiment, y, xlabel, ylabel, title, name, log_x):
+    """One line per BV type: y against the experiment's parameter."""
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    for bv, points in series(rows, "gaps").items():
-        ax.plot([p for p, _ in points], [float(r["n_v"]) for _, r in points], "o-", label=bv)
-    ax.set_xscale("log")
+    for bv, points in series(rows, experiment).items():
+        ax.plot([p for p, _ in points], [float(r[y]) for _, r in points], "o-", label=bv)
+    if log_x:
+        ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("epsilon (gap between the concentric spheres)")
-    ax.set_ylabel("N_v (BV tests per query)")
-    ax.set_title("Concentric spheres, 32,000 triangles (Gottschalk Fig. 5)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend()
-    save(fig, directory, "gaps.png")
+    save(fig, directory, name)
+
+
+def plot_gaps(rows, directory):
+    plot_lines(rows, directory, "gaps", "n_v", "epsilon (gap between the concentric spheres)",
+               "N_v (BV tests per query)",
+               "Concentric spheres (Gottschalk Fig. 5)", "gaps.png", True)
 
 
 def plot_tori(rows, directory):
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    for bv, points in series(rows, "tori").items():
-        ax.plot([p for p, _ in points], [float(r["mean_us"]) for _, r in points], "o-", label=bv)
-    ax.set_yscale("log")
-    ax.set_xlabel("distance between the tori's centres")
-    ax.set_ylabel("mean query time (us)")
-    ax.set_title("Rotating tori (Zachmann Fig. 4)")
-    ax.legend()
-    save(fig, directory, "tori.png")
+    plot_lines(rows, directory, "tori", "mean_us", "distance between the tori's centres",
+               "mean query time (us)", "Rotating tori (Zachmann Fig. 4)", "tori.png", False)
 
 
 def plot_cost_model(cost, directory):
