@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "io/csv_text.hpp"
 #include "io/io_error.hpp"
 
 namespace kdop {
@@ -25,36 +26,6 @@ constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
 
 std::string errno_text(int error) {
   return error != 0 ? std::strerror(error) : "unknown error";
-}
-
-void put(std::string& out, std::uint64_t v) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, end);
-}
-
-// time_us with 3 decimals; `missing` for NaN and Inf, which neither format can hold as a number.
-void put_time(std::string& out, double us, std::string_view missing) {
-  if (!std::isfinite(us)) {
-    out += missing;
-    return;
-  }
-  char buf[400];  // DBL_MAX in fixed notation needs 309 digits before the point
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, us, std::chars_format::fixed, 3);
-  out.append(buf, end);
-}
-
-void put_csv_field(std::string& out, std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out += s;
-    return;
-  }
-  out += '"';
-  for (char ch : s) {
-    if (ch == '"') out += '"';
-    out += ch;
-  }
-  out += '"';
 }
 
 bool is_plain_json(std::string_view s) {
@@ -183,23 +154,23 @@ void ResultWriter::write(const ResultRow& row) {
 
 void ResultWriter::put_csv(const ResultRow& row) {
   std::string& out = buf_;
-  put_csv_field(out, row.pose_id);
+  csv::put_field(out, row.pose_id);
   out += ',';
   if (with_object_) {
-    put_csv_field(out, row.object);
+    csv::put_field(out, row.object);
     out += ',';
   }
   out += row.collides ? "1," : "0,";
   for (std::uint64_t v : {row.contacts, row.n_v, row.n_p, row.n_u}) {
-    put(out, v);
+    csv::put_uint(out, v);
     out += ',';
   }
-  put_time(out, row.time_us, "");
+  csv::put_fixed3(out, row.time_us, "");
   if (with_witness_) {
     out += ',';
-    if (row.has_witness) put(out, row.witness_env);
+    if (row.has_witness) csv::put_uint(out, row.witness_env);
     out += ',';
-    if (row.has_witness) put(out, row.witness_object);
+    if (row.has_witness) csv::put_uint(out, row.witness_object);
   }
   out += '\n';
 }
@@ -213,21 +184,21 @@ void ResultWriter::put_json(const ResultRow& row) {
     put_json_string(out, row.object);
   }
   out += row.collides ? ",\"collides\":true,\"contacts\":" : ",\"collides\":false,\"contacts\":";
-  put(out, row.contacts);
+  csv::put_uint(out, row.contacts);
   out += ",\"n_v\":";
-  put(out, row.n_v);
+  csv::put_uint(out, row.n_v);
   out += ",\"n_p\":";
-  put(out, row.n_p);
+  csv::put_uint(out, row.n_p);
   out += ",\"n_u\":";
-  put(out, row.n_u);
+  csv::put_uint(out, row.n_u);
   out += ",\"time_us\":";
-  put_time(out, row.time_us, "null");
+  csv::put_fixed3(out, row.time_us, "null");
   if (with_witness_) {
     if (row.has_witness) {
       out += ",\"env_triangle\":";
-      put(out, row.witness_env);
+      csv::put_uint(out, row.witness_env);
       out += ",\"object_triangle\":";
-      put(out, row.witness_object);
+      csv::put_uint(out, row.witness_object);
     } else {
       out += ",\"env_triangle\":null,\"object_triangle\":null";
     }

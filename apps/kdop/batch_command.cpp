@@ -1,7 +1,5 @@
 // kdop batch: one environment, one or more objects, many poses from a file or standard input;
 // results per pose to CSV or JSON, streamed in pose order.
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -85,26 +83,6 @@ QueryMode parse_mode(const std::string& mode) {
   throw InputError("--mode: expected first, all or count, got '" + mode + "'");
 }
 
-// A one-line progress display on a terminal, at most ten updates a second.
-class ProgressLine {
- public:
-  explicit ProgressLine(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) == 1) {}
-  void update(std::uint64_t poses, double seconds) {
-    if (!enabled_ || seconds - last_ < 0.1) return;
-    last_ = seconds;
-    std::fprintf(stderr, "\rkdop batch: %llu poses, %.0f poses/s   ",
-                 static_cast<unsigned long long>(poses), poses / std::max(seconds, 1e-9));
-    std::fflush(stderr);
-  }
-  void finish() {
-    if (enabled_ && last_ > 0) std::fprintf(stderr, "\r%60s\r", "");
-  }
-
- private:
-  bool enabled_;
-  double last_ = 0;
-};
-
 }  // namespace
 
 int run_batch(const BatchArgs& args) {
@@ -167,7 +145,12 @@ int run_batch(const BatchArgs& args) {
   const auto q0 = Clock::now();
   std::uint64_t before_chunk = 0;
   control.progress = [&](std::uint64_t done) {
-    progress.update(before_chunk + done, std::chrono::duration<double>(Clock::now() - q0).count());
+    const double seconds = std::chrono::duration<double>(Clock::now() - q0).count();
+    const std::uint64_t poses = before_chunk + done;
+    progress.update("kdop batch: " + std::to_string(poses) + " poses, " +
+                        std::to_string(static_cast<long long>(poses / std::max(seconds, 1e-9))) +
+                        " poses/s",
+                    seconds);
   };
   std::string line;
   while (reader.next_chunk(records, args.chunk)) {

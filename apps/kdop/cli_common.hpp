@@ -1,7 +1,11 @@
 #pragma once
 // What every kdop command shares: exit codes, option parsing helpers, output.
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -37,5 +41,25 @@ void install_interrupt_handler();
 // An output file written atomically (path + ".tmp.<pid>", then renamed): its temporary is
 // removed if an interrupt has to end the process while the command is stuck.
 void register_output_file(const std::string& path);
+
+// A one-line progress display on a terminal (standard error), at most ten updates a second;
+// nothing when standard error is not a terminal (CI logs) or when disabled.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) == 1) {}
+  void update(const std::string& text, double seconds) {
+    if (!enabled_ || seconds - last_ < 0.1) return;
+    last_ = seconds;
+    std::fprintf(stderr, "\r%s   ", text.c_str());
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_ && last_ > 0) std::fprintf(stderr, "\r%70s\r", "");
+  }
+
+ private:
+  bool enabled_;
+  double last_ = 0;
+};
 
 }  // namespace kdop::cli

@@ -54,6 +54,21 @@ struct BuildArgs {
   BuildOptions build;
 };
 
+struct PathArgs {
+  std::string scene, trajectory, out, plot;
+  bool continuous = false;
+  double step = 0;
+  double clearance = 0;
+  double time_tolerance = 1e-9;
+  std::uint64_t max_steps = 100000;
+  unsigned threads = 0;
+  bool quiet = false;
+  BuildOptions build;
+};
+
+CLI::App* add_path_command(CLI::App& app, PathArgs& args);
+int run_path(const PathArgs& args);
+
 CLI::App* add_build_command(CLI::App& app, BuildArgs& args);
 int run_build(const BuildArgs& args);
 

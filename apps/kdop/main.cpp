@@ -34,10 +34,12 @@ int main(int argc, char** argv) {
   BuildArgs build;
   CheckArgs check;
   DemoArgs demo;
+  PathArgs path;
   CLI::App* check_cmd = add_check_command(app, check);
   CLI::App* batch_cmd = add_batch_command(app, batch);
   CLI::App* demo_cmd = add_demo_command(app, demo);
   CLI::App* build_cmd = add_build_command(app, build);
+  CLI::App* path_cmd = add_path_command(app, path);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
     if (batch_cmd->parsed()) return run_batch(batch);
     if (demo_cmd->parsed()) return run_demo(demo);
     if (build_cmd->parsed()) return run_build(build);
+    if (path_cmd->parsed()) return run_path(path);
   } catch (const InputError& e) {
     std::cerr << "kdop: " << e.what() << "\n";
     return kExitInputError;

@@ -354,6 +354,54 @@ for flag in --mesh --out --bv --k --rule --split --leaf --role; do
   expect "build help mentions $flag" grep -q -- "$flag" out.txt
 done
 
+# kdop path: a cube flies through a thin plate between two free waypoints.
+mkdir -p path && cat >path/plate.obj <<'OBJ'
+v 5 -3 -3
+v 5 3 -3
+v 5 0 4
+f 1 2 3
+OBJ
+cp cube.obj path/box.obj
+cat >path/scene.json <<'JSON'
+{"environment": [{"name": "plate", "mesh": "plate.obj"}],
+ "objects": [{"name": "box", "mesh": "box.obj", "padding": 0.0}]}
+JSON
+cat >path/traj.csv <<'CSV'
+t,object,tx,ty,tz,qw,qx,qy,qz
+0,box,0,-0.5,-0.5,1,0,0,0
+1,box,10,-0.5,-0.5,1,0,0,0
+CSV
+check "path discrete misses the thin plate" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv
+expect "path summary" grep -q "segments: 1 (1 free" out.txt
+check "path continuous finds it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out path/out.json --plot path/out.svg
+expect "path json segment collides" grep -q '"status":"collides"' path/out.json
+expect "path json t_hit" grep -q '"t_hit":0.39999' path/out.json
+expect "path json has summary" grep -q '"summary"' path/out.json
+expect "path plot svg" grep -q "<svg" path/out.svg
+check "path csv report" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out path/out.csv --plot path/out.png -q
+expect "path csv header" grep -q "^object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us" path/out.csv
+expect "path png" test "$(head -c 4 path/out.png | tail -c 3)" = "PNG"
+check "path small step sees it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --step 0.01
+check "path clearance" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --clearance 0.1
+check "path missing scene" 2 "$kdop" path --scene path/none.json --trajectory path/traj.csv
+check "path bad extension" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --out path/out.txt
+check "path bad plot extension" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --plot path/out.pdf
+check "path obb rejected" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --bv obb
+printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,ghost,0,0,0,1,0,0,0\n' >path/ghost.csv
+check "path unknown object" 2 "$kdop" path --scene path/scene.json --trajectory path/ghost.csv
+expect "path unknown object named" grep -q "ghost" err.txt
+printf 't,object,tx,ty,tz,qw,qx,qy,qz\n1,box,0,0,0,1,0,0,0\n0,box,0,0,0,1,0,0,0\n' >path/back.csv
+check "path time going back" 2 "$kdop" path --scene path/scene.json --trajectory path/back.csv
+expect "path time error names the line" grep -q "line 3" err.txt
+printf '{"objects": [{"name": "box", "mesh": "box.obj", "colour": 1}]}' >path/badkey.json
+check "path unknown scene key" 2 "$kdop" path --scene path/badkey.json --trajectory path/traj.csv
+expect "path unknown key named" grep -q "colour" err.txt
+check "path into missing folder" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out no/such/out.json
+check "path help" 0 "$kdop" path --help
+for flag in --scene --trajectory --continuous --step --clearance --time-tolerance --max-steps --threads --out --plot; do
+  expect "path help mentions $flag" grep -q -- "$flag" out.txt
+done
+
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help

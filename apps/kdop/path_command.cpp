@@ -1,0 +1,169 @@
+// kdop path: a scene's objects along their trajectories, checked at the waypoints (and every
+// --step) or certified continuously between them; a report (JSON or CSV) and a plot.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "apps/kdop/cli_common.hpp"
+#include "apps/kdop/commands.hpp"
+#include "apps/kdop/pair_config.hpp"
+#include "io/path_report.hpp"
+#include "io/scene_file.hpp"
+#include "io/trajectory_file.hpp"
+#include "verify/path_check.hpp"
+
+namespace kdop::cli {
+
+CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
+  CLI::App* cmd = app.add_subcommand(
+      "path",
+      "Objects of a scene moving along trajectories: every waypoint checked, and with "
+      "--continuous every segment proved free or its first contact found. Exit 0: all free, "
+      "1: something collides or is undecided, 2: usage or input error, 130: interrupted.");
+  cmd->add_option("--scene", args.scene,
+                  "Scene JSON: environment meshes (name, mesh, optional pose), objects (name, "
+                  "mesh, optional padding), allow (pairs never checked)")
+      ->required();
+  cmd->add_option("--trajectory", args.trajectory,
+                  "Waypoints: CSV with header t,object,tx,ty,tz,qw,qx,qy,qz, or JSON "
+                  "{\"objects\": {\"name\": [{\"t\": .., \"pose\": [7 numbers]}]}}; between "
+                  "waypoints translation is linear and rotation is slerp")
+      ->required();
+  cmd->add_flag("--continuous", args.continuous,
+                "Certify every segment: free (proved), collides (first contact time) or "
+                "undecided");
+  cmd->add_option("--step", args.step,
+                  "Also check every STEP in time between waypoints (discrete samples)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--clearance", args.clearance,
+                  "Report what comes closer than this distance (added to each object's padding)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--time-tolerance", args.time_tolerance,
+                  "Continuous: first contact times to within this (trajectory time units)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-steps", args.max_steps,
+                  "Continuous: a segment needing more distance queries is undecided")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1024u));
+  cmd->add_option("--bv", args.build.bv,
+                  "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18)");
+  cmd->add_option("--object-leaf", args.build.object_leaf,
+                  "Object leaf size tau (default: 8; smaller leaves suit distance queries)")
+      ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--out,-o", args.out,
+                  "Report, .json (segments, waypoints, summary) or .csv (segments); written "
+                  "atomically");
+  cmd->add_option("--plot", args.plot,
+                  "Plot of query time and least distance along the path, .svg or .png");
+  cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
+  return cmd;
+}
+
+namespace {
+
+std::string format_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string summary_text(const PathReport& report) {
+  const PathSummary& s = report.summary;
+  std::ostringstream out;
+  out << "segments: " << s.segments << " (" << s.free << " free, " << s.colliding << " collide, "
+      << s.undecided << " undecided)" << (s.continuous ? ", continuous" : "") << "\n";
+  out << "waypoints: " << s.waypoints << " checked, " << s.colliding_waypoints << " collide\n";
+  if (s.first_collision_t) {
+    out << "first collision: t=" << format_number(*s.first_collision_t) << " "
+        << s.first_collision_object << " with " << s.first_collision_with << "\n";
+  } else {
+    out << "first collision: none\n";
+  }
+  if (!std::isnan(s.worst_clearance)) {
+    out << "least distance: " << format_number(s.worst_clearance)
+        << " at t=" << format_number(s.worst_clearance_t) << " (" << s.worst_clearance_object
+        << " to " << s.worst_clearance_with << ")\n";
+  }
+  if (s.clearance > 0) out << "clearance: " << format_number(s.clearance) << "\n";
+  out << "time: " << format_number(s.time_s) << " s on " << s.threads << " threads\n";
+  return out.str();
+}
+
+}  // namespace
+
+int run_path(const PathArgs& args) {
+  PathCheckOptions options;
+  PairConfig pair = make_pair_config(args.build);
+  if (!is_dop(pair.bv)) {
+    throw InputError("--bv: kdop path takes kdop6, kdop14, kdop18, kdop26 or dop8, got '" +
+                     args.build.bv + "'");
+  }
+  options.bv = pair.bv;
+  options.environment = pair.environment;
+  options.object = pair.object;
+  options.object.leaf_size = args.build.object_leaf != 0 ? args.build.object_leaf : 8;
+  options.continuous = args.continuous;
+  options.step = args.step;
+  options.clearance = args.clearance;
+  options.time_tolerance = args.time_tolerance;
+  options.max_steps = args.max_steps;
+  options.threads = args.threads;
+  options.cancel = &interrupt_flag();
+  // The output names are checked before the work.
+  if (!args.out.empty()) report_format_from_path(args.out);
+  if (!args.plot.empty()) {
+    const std::string ext = args.plot.size() >= 4 ? args.plot.substr(args.plot.size() - 4) : "";
+    if (ext != ".svg" && ext != ".png" && ext != ".SVG" && ext != ".PNG") {
+      throw InputError("--plot: expected a .svg or .png file name, got '" + args.plot + "'");
+    }
+  }
+  const Scene scene = read_scene(args.scene);
+  const Trajectory trajectory = read_trajectory(args.trajectory);
+
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  ProgressLine progress(!args.quiet);
+  options.progress = [&](std::uint64_t done, std::uint64_t total) {
+    progress.update(
+        "kdop path: " + std::to_string(done) + "/" + std::to_string(total) + " segments",
+        std::chrono::duration<double>(Clock::now() - start).count());
+  };
+  std::optional<PathReport> report;
+  try {
+    report = check_path(scene, trajectory, options);
+  } catch (const std::invalid_argument& e) {
+    progress.finish();
+    throw InputError(e.what());
+  }
+  progress.finish();
+  if (!report) {
+    std::cerr << "kdop: interrupted\n";
+    return kExitInterrupted;
+  }
+  if (!args.out.empty()) {
+    register_output_file(args.out);
+    write_path_report(*report, args.out);
+  }
+  if (!args.plot.empty()) {
+    register_output_file(args.plot);
+    write_path_plot(*report, args.plot);
+  }
+  if (interrupted()) return kExitInterrupted;
+  const std::string text = summary_text(*report);
+  if (args.out.empty()) {
+    std::cout << text;  // the summary is the output
+  } else if (!args.quiet) {
+    std::cerr << text;
+  }
+  const PathSummary& s = report->summary;
+  const bool finding = s.colliding > 0 || s.undecided > 0 || s.colliding_waypoints > 0;
+  return finding ? kExitFinding : kExitClear;
+}
+
+}  // namespace kdop::cli

@@ -1,0 +1,82 @@
+#pragma once
+// Distance queries between a k-DOP environment hierarchy (at identity) and a flying k-DOP
+// hierarchy at a pose: the least distance between their triangles, or every triangle pair closer
+// than a clearance. Branch and bound over node pairs as PQP does with swept-sphere volumes
+// (Larsen et al., "Fast proximity queries with swept sphere volumes"), with the k-DOP lower
+// bound: two point sets whose projections on a direction n are [a, b] and [c, d] with b < c are
+// at least (c - b) / |n| apart, so the largest such gap over the k/2 slab directions bounds the
+// distance of everything inside two DOPs from below (the flying DOP re-aligned as the collision
+// query does, engine/tumble.hpp). The leaf test is triangle_distance on the double coordinates
+// (geometry/triangle_distance.hpp); intersecting triangles are at distance 0 by the exact test.
+//
+// Compiled once (scalar): distance queries run per segment step or per reported pose, where the
+// collision query runs per pose of a batch.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "builders/dop_tree.hpp"
+#include "engine/query.hpp"
+#include "geometry/pose.hpp"
+#include "geometry/staggered_arrays.hpp"
+
+namespace kdop {
+
+struct ProximityResult {
+  // nearest: the least distance found below the cap (+inf when nothing is closer than the cap);
+  // within: the least distance among the pairs found (+inf when none).
+  double distance = std::numeric_limits<double>::infinity();
+  bool intersecting = false;           // some pair intersects (distance 0, exact test)
+  ContactPair nearest{};               // a closest pair, valid when distance is finite
+  std::vector<ContactPair> pairs;      // within: every pair at distance <= clearance, sorted
+  std::vector<double> pair_distances;  // within: their distances, in the same order
+  QueryStats stats;                    // n_v node pairs bounded, n_p triangle pairs measured
+};
+
+// Per-thread state for one flying hierarchy (sized on first use, reused for every pose).
+template <int K>
+struct ProximityScratch {
+  std::vector<float> tumbled;  // DopShape<K>::floats per flying node
+  std::vector<std::uint32_t> tumble_stamp, slot_stamp;
+  StaggeredArrays<double> moved;  // apply_pose's corners per flying slot, as LeafTriangles
+  struct Entry {
+    std::uint32_t env, fly;
+    double bound;  // lower bound of the pair's distance
+  };
+  std::vector<Entry> stack;
+  std::uint32_t epoch = 0;
+};
+
+// The least distance between the trees' triangles at `pose`, searched only below `cap` (a caller
+// that needs to know only whether something is closer than cap passes it: far pairs are pruned
+// at once). Stops at the first intersecting pair (distance 0).
+template <int K>
+void nearest_pair(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose, double cap,
+                  ProximityScratch<K>& scratch, ProximityResult& result);
+
+// Every triangle pair at distance <= clearance (clearance >= 0; 0 gives the intersecting
+// pairs), with their distances, and the least of them.
+template <int K>
+void pairs_within(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
+                  double clearance, ProximityScratch<K>& scratch, ProximityResult& result);
+
+// A lower bound of the distance between any point of a node's DOP a and any point of DOP b
+// (Lanes lo then Lanes hi floats each, the same directions): max over slabs of gap / |n_j|,
+// rounded down; 0 when every slab overlaps.
+template <int K>
+double dop_distance_bound(const float* a, const float* b);
+
+#define KDOP_PROXIMITY_EXTERN(K)                                                                \
+  extern template void nearest_pair<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, \
+                                       double, ProximityScratch<K>&, ProximityResult&);         \
+  extern template void pairs_within<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, \
+                                       double, ProximityScratch<K>&, ProximityResult&);         \
+  extern template double dop_distance_bound<K>(const float*, const float*);
+KDOP_PROXIMITY_EXTERN(6)
+KDOP_PROXIMITY_EXTERN(8)
+KDOP_PROXIMITY_EXTERN(14)
+KDOP_PROXIMITY_EXTERN(18)
+KDOP_PROXIMITY_EXTERN(26)
+#undef KDOP_PROXIMITY_EXTERN
+
+}  // namespace kdop

@@ -1,0 +1,187 @@
+#include "io/json_document.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+#include <unordered_set>
+#include <vector>
+
+#include "io/io_error.hpp"
+#include "io/text_scanner.hpp"
+
+namespace kdop::json {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int error) {
+  return error != 0 ? std::strerror(error) : "unknown error";
+}
+
+// Follows the parser's events to know the JSON path of the value being read, and rejects a
+// key that appears twice in one object.
+class PathTracker {
+ public:
+  explicit PathTracker(const std::string& file) : file_(file) {}
+
+  bool on_event(Json::parse_event_t event, const Json& parsed) {
+    using E = Json::parse_event_t;
+    switch (event) {
+      case E::object_start:
+      case E::array_start:
+        frames_.emplace_back().array = event == E::array_start;
+        break;
+      case E::key: {
+        Frame& top = frames_.back();
+        top.key = parsed.get<std::string>();
+        if (!top.keys.insert(top.key).second) {
+          throw IoError::in_file(file_, path() + ": duplicate key " + text::quote(top.key));
+        }
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case E::value:
+        element_done();
+        break;
+    }
+    return true;
+  }
+
+  // The path of the value being read ("" at the top level).
+  std::string path() const {
+    std::string p;
+    for (const Frame& f : frames_) {
+      if (f.array) {
+        p = path_index(p, f.index);
+      } else if (!f.keys.empty()) {
+        p = path_component(p, f.key);
+      }
+    }
+    return p;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;  // of the current element (arrays)
+    std::string key;        // the current key (objects)
+    std::unordered_set<std::string> keys;
+  };
+
+  void element_done() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+
+  const std::string& file_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes,
+                           const std::string& too_large) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    throw IoError::in_file(path, "cannot read (" + errno_text(EISDIR) + ")");
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError::in_file(path, "cannot open (" + errno_text(errno) + ")");
+  std::string bytes;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > max_bytes) throw IoError::in_file(path, too_large);
+  if (!ec) bytes.reserve(static_cast<std::size_t>(size));
+  // Read in blocks rather than by the size alone: pipes and special files have no size.
+  char block[1 << 16];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    bytes.append(block, static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > max_bytes) throw IoError::in_file(path, too_large);
+  }
+  if (in.bad()) throw IoError::in_file(path, "cannot read (" + errno_text(errno) + ")");
+  return bytes;
+}
+
+std::string printable(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    const auto ch = static_cast<unsigned char>(c);
+    if (ch >= 0x20 && ch < 0x7F) {
+      out += c;
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[ch >> 4];
+      out += kHex[ch & 15];
+    }
+  }
+  return out;
+}
+
+std::string path_component(const std::string& parent, const std::string& key) {
+  const bool word = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+  if (!word) return parent + "[" + text::quote(key) + "]";
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string path_index(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+Json parse(std::string_view text, const std::string& file) {
+  PathTracker tracker(file);
+  try {
+    return Json::parse(text, [&tracker](int, Json::parse_event_t event, Json& parsed) {
+      return tracker.on_event(event, parsed);
+    });
+  } catch (const Json::parse_error& e) {
+    // nlohmann counts bytes from 1 (the byte it stopped at); io messages give 0-based offsets.
+    std::string what = e.what();
+    const std::size_t at = what.find("parse error");
+    if (at != std::string::npos) what = what.substr(at);
+    throw IoError::at_byte(file, e.byte > 0 ? e.byte - 1 : 0, "JSON " + printable(what));
+  } catch (const Json::out_of_range& e) {  // a number beyond double's range
+    const std::string where = tracker.path();
+    const std::string what = "number out of range (" + printable(e.what()) + ")";
+    throw IoError::in_file(file, where.empty() ? what : where + ": " + what);
+  }
+}
+
+void Checks::fail(const std::string& path, const std::string& what) const {
+  throw IoError::in_file(file, path.empty() ? what : path + ": " + what);
+}
+
+double Checks::number(const Json& value, const std::string& path) const {
+  if (!value.is_number()) fail(path, std::string("expected a number, got ") + value.type_name());
+  const double v = value.get<double>();
+  if (!std::isfinite(v)) fail(path, "expected a finite number, got " + value.dump());
+  return v;
+}
+
+const Json& Checks::required(const Json& entry, const std::string& path, const char* key) const {
+  if (!entry.contains(key)) fail(path, std::string("missing key '") + key + "'");
+  return entry.at(key);
+}
+
+void Checks::check_keys(const Json& entry, const std::string& path,
+                        std::initializer_list<const char*> allowed) const {
+  if (!entry.is_object()) fail(path, std::string("expected an object, got ") + entry.type_name());
+  for (const auto& [key, value] : entry.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string expected;
+    for (const char* k : allowed) expected += (expected.empty() ? "" : ", ") + std::string(k);
+    fail(path, "unknown key " + text::quote(key) + " (expected " + expected + ")");
+  }
+}
+
+}  // namespace kdop::json

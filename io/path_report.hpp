@@ -1,0 +1,117 @@
+#pragma once
+// The report of `kdop path` and the files it is written to. Plain data: verify/ fills it, this
+// layer writes it.
+//
+// JSON (.json), keys in this order, one array element per line:
+//   {"segments": [{"object", "t0", "t1", "status" ("free"|"collides"|"undecided"), "t_hit",
+//                  "with", "pair", "min_distance", "steps", "time_us"}],
+//    "waypoints": [{"object", "t", "kind" ("waypoint"|"step"), "collides", "with", "pair",
+//                   "min_distance", "time_us"}],
+//    "summary": {"segments", "free", "colliding", "undecided", "waypoints",
+//                "colliding_waypoints", "continuous", "clearance", "time_tolerance",
+//                "first_collision" (null or {"t", "object", "with"}),
+//                "worst_clearance" (null or {"distance", "t", "object", "with"}),
+//                "time_s", "threads"}}
+//   "t_hit", "with" and "pair" are null where nothing was hit; "pair" is [object triangle,
+//   other triangle] (0-based, file order of the two meshes); "min_distance" is null where it was
+//   not computed. Any NaN or infinite number is null. The samples go to the plot only.
+// CSV (.csv): the segment rows, header
+//   object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us
+//   (empty fields where JSON has null; fields holding ',', '"' or a line break quoted as
+//   RFC 4180 says).
+// Numbers round-trip exactly: %.17g in CSV (time_us: 3 decimals), the shortest exact form in
+// JSON. Files are written to a temporary name beside the target and renamed at the end, so a
+// failed run leaves no partial file.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kdop {
+
+enum class SegmentStatus { free, collides, undecided };
+const char* to_string(SegmentStatus status);
+
+struct TrianglePair {
+  std::uint32_t object_triangle = 0;  // of the segment's / waypoint's object
+  std::uint32_t with_triangle = 0;    // of the item named by `with`
+};
+
+constexpr double kNotComputed = std::numeric_limits<double>::quiet_NaN();
+
+struct SegmentReport {
+  std::string object;
+  double t0 = 0, t1 = 0;
+  SegmentStatus status = SegmentStatus::free;
+  // collides: the first contact time found (within the time tolerance) and what touches;
+  // undecided: where the check stopped. NaN / empty / nullopt otherwise.
+  double t_hit = kNotComputed;
+  std::string with;
+  std::optional<TrianglePair> pair;
+  double min_distance = kNotComputed;  // least distance seen in the segment (NaN: not computed)
+  std::uint64_t steps = 0;             // queries the segment's check ran
+  double time_us = 0;
+};
+
+enum class SampleKind { waypoint, step };
+
+struct WaypointReport {
+  std::string object;
+  double t = 0;
+  SampleKind kind = SampleKind::waypoint;
+  bool collides = false;
+  std::string with;  // the first item found touching (empty when free)
+  std::optional<TrianglePair> pair;
+  double min_distance = kNotComputed;
+  double time_us = 0;
+};
+
+// A distance sample along the path for the plot (waypoints, steps and continuous steps).
+struct PathSample {
+  std::uint32_t object = 0;  // index into PathReport::objects
+  double t = 0;
+  double distance = kNotComputed;  // least distance to everything checked (0 when touching)
+  double time_us = 0;              // the query's time
+  bool collides = false;
+};
+
+struct PathSummary {
+  std::uint64_t segments = 0, free = 0, colliding = 0, undecided = 0;
+  std::uint64_t waypoints = 0, colliding_waypoints = 0;
+  bool continuous = false;
+  double clearance = 0;
+  double time_tolerance = 0;
+  // The earliest collision (segment or waypoint), if any.
+  std::optional<double> first_collision_t;
+  std::string first_collision_object, first_collision_with;
+  // The least distance seen, where and between what.
+  double worst_clearance = kNotComputed;
+  double worst_clearance_t = kNotComputed;
+  std::string worst_clearance_object, worst_clearance_with;
+  double time_s = 0;
+  unsigned threads = 1;
+};
+
+struct PathReport {
+  std::vector<std::string> objects;
+  std::vector<SegmentReport> segments;    // by object, then time
+  std::vector<WaypointReport> waypoints;  // by object, then time
+  std::vector<PathSample> samples;        // by object, then time
+  PathSummary summary;
+};
+
+enum class ReportFormat { json, csv };
+
+// From the extension (.json or .csv, case-insensitive); IoError otherwise.
+ReportFormat report_format_from_path(const std::string& path);
+
+// Writes the report; IoError naming the file if it cannot be written.
+void write_path_report(const PathReport& report, const std::string& path);
+
+// The plot, 1200 x 700 px: query time and least distance along the path in two panels sharing the
+// time axis (Klosowski et al. 1998, Fig. 3 style), one line per object, collisions marked; .svg or
+// .png (cairo) by extension, IoError otherwise. Layout: io/path_plot.cpp.
+void write_path_plot(const PathReport& report, const std::string& path);
+
+}  // namespace kdop
