@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -10,16 +12,53 @@
 
 #include "engine/bv_traits.hpp"
 #include "engine/parallel.hpp"
+#include "engine/proximity_query.hpp"
 
 namespace kdop {
 namespace {
+
+// Distance queries (BatchConfig::clearance) run on k-DOP hierarchies only.
+template <class Bv>
+struct ProximityState {};
+template <int K>
+struct ProximityState<DopBv<K>> {
+  std::vector<ProximityScratch<K>> scratch;  // one per object
+  ProximityResult result;
+};
 
 template <class Bv>
 struct Worker {
   std::vector<typename BvTraits<Bv>::Scratch> scratch;  // one per object
   QueryResult result;
   std::vector<ContactPair> pairs;  // all_contacts: this run's pairs found by this worker
+  ProximityState<Bv> proximity;
 };
+
+// A pose's clearance answer: the least distance, and the pairs within the clearance as `mode`
+// asks (the nearest as the witness in first_contact mode).
+template <int K>
+void clearance_pose(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
+                    double clearance, QueryMode mode, ProximityState<DopBv<K>>& p,
+                    std::uint32_t object, QueryResult& out, double& min_distance) {
+  ProximityResult& r = p.result;
+  nearest_pair<K>(env, fly, pose, std::numeric_limits<double>::infinity(), p.scratch[object], r);
+  min_distance = r.distance;
+  out.pairs.clear();
+  out.stats = r.stats;
+  out.collides = clearance > 0 ? r.distance <= clearance : r.intersecting;
+  out.contacts = out.collides ? 1 : 0;
+  if (!out.collides) return;
+  if (mode == QueryMode::first_contact) {
+    out.pairs.push_back(r.nearest);
+    return;
+  }
+  pairs_within<K>(env, fly, pose, clearance, p.scratch[object], r);
+  out.contacts = r.pairs.size();
+  out.stats.n_v += r.stats.n_v;
+  out.stats.n_p += r.stats.n_p;
+  out.stats.n_u += r.stats.n_u;
+  if (mode == QueryMode::all_contacts) out.pairs = r.pairs;
+}
 
 template <class Bv>
 struct Batch {
@@ -43,6 +82,7 @@ Batch<typename Environment::Bv> make_batch(Environment&& environment,
   // Every worker's scratch is sized here, once, whichever workers a run ends up using.
   b.workers.resize(threads);
   for (Worker<Bv>& w : b.workers) {
+    if constexpr (is_dop_tag<Bv>) w.proximity.scratch.resize(objects.size());
     w.scratch.resize(objects.size());
     for (std::size_t o = 0; o < objects.size(); ++o) w.scratch[o].prepare(b.env, b.objects[o]);
     w.result.pairs.reserve(64);
@@ -85,6 +125,13 @@ struct BatchQuery::Impl {
             },
             environment)) {
     config.bv = bv_type(environment);
+    if (c.clearance &&
+        (!is_dop(config.bv) || !(*c.clearance >= 0) || !std::isfinite(*c.clearance))) {
+      throw std::invalid_argument(
+          is_dop(config.bv) ? "clearance must be a finite number >= 0"
+                            : std::string("clearance queries need a k-DOP hierarchy, not ") +
+                                  to_string(config.bv));
+    }
   }
 
   template <class Bv>
@@ -130,8 +177,19 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
     for (std::size_t i = index * block; i < end; ++i) {
       const PoseTask& task = poses[i];
       const auto t0 = Clock::now();
-      b.query(b.env, b.objects[task.object], task.pose, options, worker.scratch[task.object],
-              worker.result);
+      double min_distance = std::numeric_limits<double>::quiet_NaN();
+      bool measured = false;
+      if constexpr (is_dop_tag<Bv>) {
+        if (config.clearance) {
+          clearance_pose<Bv::k>(b.env, b.objects[task.object], task.pose, *config.clearance, mode,
+                                worker.proximity, task.object, worker.result, min_distance);
+          measured = true;
+        }
+      }
+      if (!measured) {
+        b.query(b.env, b.objects[task.object], task.pose, options, worker.scratch[task.object],
+                worker.result);
+      }
       if (mode == QueryMode::all_contacts) sort_contacts(worker.result.pairs);
       const auto t1 = Clock::now();
       PoseResult& r = out.results[i];
@@ -139,6 +197,7 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
       r.contacts = worker.result.contacts;
       r.stats = worker.result.stats;
       r.time_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+      r.min_distance = min_distance;
       r.has_witness = mode == QueryMode::first_contact && worker.result.collides;
       r.witness = r.has_witness ? worker.result.pairs[0] : ContactPair{};
       r.pairs_begin = 0;

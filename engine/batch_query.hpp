@@ -39,6 +39,11 @@ struct BatchConfig {
   std::optional<simd::Isa> isa;          // default: simd::select_isa() (the best, or KDOP_ISA)
   unsigned threads = 0;                  // 0: every hardware thread
   std::uint32_t block_size = 64;         // most poses per task (fewer: a chunk has >= 32 tasks)
+  // Clearance queries instead of collision queries (k-DOP types only): a pose "collides" when a
+  // triangle pair is at most this far apart (touching, exactly, at 0); the pairs are those pairs,
+  // first_contact's witness the nearest pair, and every pose gets its least distance
+  // (engine/proximity_query.hpp). Applied at query time: the hierarchies are the same.
+  std::optional<double> clearance;
 };
 
 struct PoseTask {
@@ -55,6 +60,7 @@ struct PoseResult {
   ContactPair witness{};
   std::uint64_t pairs_begin = 0;  // all_contacts: this pose's sorted pairs are
   std::uint64_t pairs_count = 0;  // BatchOutput::pairs[pairs_begin, pairs_begin + pairs_count)
+  double min_distance = 0;        // with a clearance: the least triangle-pair distance (else NaN)
 };
 
 struct BatchOutput {
@@ -72,7 +78,7 @@ struct RunControl {
 class BatchQuery {
  public:
   // Builds every hierarchy. Throws std::invalid_argument for an empty or invalid mesh, no
-  // objects, a zero block size or an ISA this CPU cannot run.
+  // objects, a zero block size, an ISA this CPU cannot run, or a clearance on OBB or RSS trees.
   BatchQuery(const Mesh& environment, const std::vector<const Mesh*>& objects,
              const BatchConfig& config);
   // Takes prebuilt hierarchies (e.g. loaded from hierarchy files): the BV type is theirs (config()

@@ -100,12 +100,16 @@ void AtomicFileWriter::fail(const std::string& what, int error) const {
 
 // ---- ResultWriter ---------------------------------------------------------------------------
 
-ResultWriter::ResultWriter(ResultFormat format, bool with_object_column, bool with_witness_columns)
-    : format_(format), with_object_(with_object_column), with_witness_(with_witness_columns) {}
+ResultWriter::ResultWriter(ResultFormat format, bool with_object_column, bool with_witness_columns,
+                           bool with_distance_column)
+    : format_(format),
+      with_object_(with_object_column),
+      with_witness_(with_witness_columns),
+      with_distance_(with_distance_column) {}
 
 ResultWriter::ResultWriter(const std::string& path, ResultFormat format, bool with_object_column,
-                           bool with_witness_columns)
-    : ResultWriter(format, with_object_column, with_witness_columns) {
+                           bool with_witness_columns, bool with_distance_column)
+    : ResultWriter(format, with_object_column, with_witness_columns, with_distance_column) {
   if (path.empty()) {
     stream_ = &std::cout;
     name_ = "<stdout>";
@@ -117,8 +121,9 @@ ResultWriter::ResultWriter(const std::string& path, ResultFormat format, bool wi
 }
 
 ResultWriter::ResultWriter(std::ostream& out, const std::string& name, ResultFormat format,
-                           bool with_object_column, bool with_witness_columns)
-    : ResultWriter(format, with_object_column, with_witness_columns) {
+                           bool with_object_column, bool with_witness_columns,
+                           bool with_distance_column)
+    : ResultWriter(format, with_object_column, with_witness_columns, with_distance_column) {
   stream_ = &out;
   name_ = name;
   begin();
@@ -138,6 +143,7 @@ void ResultWriter::begin() {
   if (with_object_) buf_ += "object,";
   buf_ += "collides,contacts,n_v,n_p,n_u,time_us";
   if (with_witness_) buf_ += ",env_triangle,object_triangle";
+  if (with_distance_) buf_ += ",min_distance";
   buf_ += '\n';
 }
 
@@ -172,6 +178,10 @@ void ResultWriter::put_csv(const ResultRow& row) {
     out += ',';
     if (row.has_witness) csv::put_uint(out, row.witness_object);
   }
+  if (with_distance_) {
+    out += ',';
+    csv::put_double(out, row.min_distance);
+  }
   out += '\n';
 }
 
@@ -202,6 +212,10 @@ void ResultWriter::put_json(const ResultRow& row) {
     } else {
       out += ",\"env_triangle\":null,\"object_triangle\":null";
     }
+  }
+  if (with_distance_) {
+    out += ",\"min_distance\":";
+    csv::put_double(out, row.min_distance, "null");
   }
   out += '}';
 }

@@ -3,6 +3,8 @@
 // one row per pose, in pose order, streamed through a 1 MiB buffer. The column names and their
 // order are a public contract that scripts rely on:
 //   pose_id,[object,]collides,contacts,n_v,n_p,n_u,time_us[,env_triangle,object_triangle]
+//   [,min_distance]
+// (min_distance with --clearance: the least triangle-pair distance at the pose, 17 digits)
 // CSV:  a header line, then one line per pose; collides is 0/1, time_us has 3 decimals, the
 //       witness columns are empty for a pose without a witness. A pose_id or object holding ',',
 //       '"' or a line break is quoted as RFC 4180 says.
@@ -28,6 +30,7 @@ struct ResultRow {
   double time_us = 0;
   bool has_witness = false;  // the reported triangle pair (first-contact mode)
   std::uint32_t witness_env = 0, witness_object = 0;
+  double min_distance = 0;  // written only with the distance column (--clearance)
 };
 
 enum class ResultFormat { csv, json };
@@ -64,10 +67,11 @@ class ResultWriter {
  public:
   // Writes to `path` atomically, or to standard output when `path` is empty.
   ResultWriter(const std::string& path, ResultFormat format, bool with_object_column,
-               bool with_witness_columns);
+               bool with_witness_columns, bool with_distance_column = false);
   // Writes to a caller-owned stream as it goes; `name` is used in messages.
   ResultWriter(std::ostream& out, const std::string& name, ResultFormat format,
-               bool with_object_column, bool with_witness_columns);
+               bool with_object_column, bool with_witness_columns,
+               bool with_distance_column = false);
   ~ResultWriter();  // uncommitted: a file is removed, buffered rows are dropped
   ResultWriter(ResultWriter&&) noexcept;
   ResultWriter& operator=(ResultWriter&&) noexcept;
@@ -80,7 +84,8 @@ class ResultWriter {
   std::uint64_t rows_written() const { return rows_; }
 
  private:
-  ResultWriter(ResultFormat format, bool with_object_column, bool with_witness_columns);
+  ResultWriter(ResultFormat format, bool with_object_column, bool with_witness_columns,
+               bool with_distance_column);
   void begin();
   void put_csv(const ResultRow& row);
   void put_json(const ResultRow& row);
@@ -92,6 +97,7 @@ class ResultWriter {
   ResultFormat format_;
   bool with_object_;
   bool with_witness_;
+  bool with_distance_;
   std::string buf_;
   std::uint64_t rows_ = 0;
   bool committed_ = false;

@@ -54,6 +54,10 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& args) {
   cmd->add_option("--chunk", args.chunk, "Poses read, queried and written per step")
       ->capture_default_str()
       ->check(CLI::Range(1u, 10000000u));
+  cmd->add_option("--clearance", args.clearance,
+                  "Distance queries (k-DOP types): a pose collides when a triangle pair is at "
+                  "most this far apart; adds a min_distance column (the least distance)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quiet,-q", args.quiet, "No progress and no summary on stderr");
   return cmd;
 }
@@ -97,6 +101,7 @@ int run_batch(const BatchArgs& args) {
   config.descent = pair_config.descent;
   config.mode = parse_mode(args.mode);
   config.threads = args.threads;
+  if (args.clearance >= 0) config.clearance = args.clearance;
   if (!args.pairs.empty() && config.mode != QueryMode::all_contacts) {
     throw InputError("--pairs needs --mode all");
   }
@@ -119,6 +124,10 @@ int run_batch(const BatchArgs& args) {
   Inputs in = load_inputs(args.env, files, args.build, pair_config);
 
   const auto b0 = Clock::now();
+  if (config.clearance && !is_dop(bv_type(in.environment))) {
+    throw InputError(std::string("--clearance: distance queries need a k-DOP hierarchy, not ") +
+                     to_string(bv_type(in.environment)));
+  }
   BatchQuery batch(std::move(in.environment), std::move(in.objects), config);
   const double build_ms =
       in.build_ms + std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
@@ -126,7 +135,8 @@ int run_batch(const BatchArgs& args) {
   const bool several = names.size() > 1;
   if (!args.out.empty()) register_output_file(args.out);
   if (!args.pairs.empty()) register_output_file(args.pairs);
-  ResultWriter writer(args.out, format, several, config.mode == QueryMode::first_contact);
+  ResultWriter writer(args.out, format, several, config.mode == QueryMode::first_contact,
+                      config.clearance.has_value());
   std::unique_ptr<AtomicFileWriter> pairs_file;
   if (!args.pairs.empty()) {
     pairs_file = std::make_unique<AtomicFileWriter>(args.pairs);
@@ -177,6 +187,7 @@ int run_batch(const BatchArgs& args) {
       row.has_witness = r.has_witness;
       row.witness_env = r.witness.env_triangle;
       row.witness_object = r.witness.object_triangle;
+      row.min_distance = r.min_distance;
       writer.write(row);
       if (pairs_file) {
         for (std::uint64_t k = 0; k < r.pairs_count; ++k) {

@@ -8,6 +8,7 @@
 #include "apps/kdop/commands.hpp"
 #include "apps/kdop/hierarchy_inputs.hpp"
 #include "apps/kdop/pair_config.hpp"
+#include "engine/batch_query.hpp"
 #include "engine/collision_pair.hpp"
 
 namespace kdop::cli {
@@ -37,8 +38,82 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
                 "Find every intersecting triangle pair (default: stop at the first)");
   cmd->add_flag("--json", args.json, "Print one JSON object instead of text");
   cmd->add_option("--out,-o", args.out, "Write the result to this file instead of stdout");
+  cmd->add_option("--clearance", args.clearance,
+                  "Distance query (k-DOP types): report the least distance and the pairs at most "
+                  "this far apart (all of them with --all-contacts, else the nearest); exit 1 "
+                  "when there are any")
+      ->check(CLI::NonNegativeNumber);
   return cmd;
 }
+
+namespace {
+
+// kdop check --clearance: one pose through the batch engine's clearance query.
+int run_clearance_check(const CheckArgs& args, const PairConfig& config, const Pose& pose,
+                        Inputs& in) {
+  const BvType bv = bv_type(in.environment);
+  if (!is_dop(bv)) {
+    throw InputError(std::string("--clearance: distance queries need a k-DOP hierarchy, not ") +
+                     to_string(bv));
+  }
+  const std::uint32_t env_triangles = triangle_count(in.environment);
+  const std::uint32_t object_triangles = triangle_count(in.objects[0]);
+  BatchConfig batch_config;
+  batch_config.mode = args.all_contacts ? QueryMode::all_contacts : QueryMode::first_contact;
+  batch_config.tumble = config.tumble;
+  batch_config.descent = config.descent;
+  batch_config.threads = 1;
+  batch_config.clearance = args.clearance;
+  BatchQuery batch(std::move(in.environment), std::move(in.objects), batch_config);
+  BatchOutput out;
+  const PoseTask task{0, pose};
+  batch.run(std::span<const PoseTask>(&task, 1), out);
+  const PoseResult& r = out.results[0];
+  std::vector<ContactPair> pairs;
+  if (args.all_contacts) {
+    pairs.assign(out.pairs.begin(), out.pairs.end());
+  } else if (r.has_witness) {
+    pairs.push_back(r.witness);
+  }
+  std::ostringstream text;
+  if (args.json) {
+    nlohmann::json j;
+    j["clearance"] = args.clearance;
+    j["within_clearance"] = r.collides;
+    j["min_distance"] = r.min_distance;
+    j["contacts"] = r.contacts;
+    nlohmann::json list = nlohmann::json::array();
+    for (const ContactPair& p : pairs) list.push_back({p.env_triangle, p.object_triangle});
+    j[args.all_contacts ? "pairs" : "nearest"] = list;
+    j["stats"] = {{"n_v", r.stats.n_v}, {"n_p", r.stats.n_p}, {"n_u", r.stats.n_u}};
+    j["time_ms"] = {{"build", in.build_ms}, {"query", r.time_us * 1e-3}};
+    j["bv"] = to_string(bv);
+    j["env"] = {{"file", args.env}, {"triangles", env_triangles}};
+    j["object"] = {{"file", args.object}, {"triangles", object_triangles}};
+    text << j.dump() << "\n";
+  } else {
+    char distance[64];
+    std::snprintf(distance, sizeof distance, "%.17g", r.min_distance);
+    text << "min distance: " << distance << "\n";
+    text << "within clearance " << args.clearance << ": " << (r.collides ? "yes" : "no");
+    if (args.all_contacts) text << " (" << r.contacts << " pairs)";
+    text << "\n";
+    if (!pairs.empty()) {
+      text << (args.all_contacts ? "pairs" : "nearest pair")
+           << " (env_triangle object_triangle):\n";
+      for (const ContactPair& p : pairs)
+        text << "  " << p.env_triangle << " " << p.object_triangle << "\n";
+    }
+    text << "stats: n_v=" << r.stats.n_v << " n_p=" << r.stats.n_p << " n_u=" << r.stats.n_u
+         << "\n";
+    text << "bv: " << to_string(bv) << ", env " << env_triangles << " triangles, object "
+         << object_triangles << " triangles\n";
+  }
+  emit(text.str(), args.out);
+  return r.collides ? kExitFinding : kExitClear;
+}
+
+}  // namespace
 
 int run_check(const CheckArgs& args) {
   const PairConfig config = make_pair_config(args.build);
@@ -48,6 +123,8 @@ int run_check(const CheckArgs& args) {
   Inputs in = load_inputs(args.env, {args.object}, args.build, config);
   const std::uint32_t env_triangles = triangle_count(in.environment);
   const std::uint32_t object_triangles = triangle_count(in.objects[0]);
+
+  if (args.clearance >= 0) return run_clearance_check(args, config, pose, in);
 
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();

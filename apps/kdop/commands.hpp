@@ -23,6 +23,7 @@ struct BuildOptions {
 
 struct CheckArgs {
   std::string env, object, pose, matrix, out;
+  double clearance = -1;  // < 0: not asked for
   BuildOptions build;
   bool all_contacts = false;
   bool json = false;
@@ -39,6 +40,7 @@ struct DemoArgs {
 
 struct BatchArgs {
   std::string env, poses, out, pairs;
+  double clearance = -1;  // < 0: not asked for
   std::vector<std::string> objects;
   unsigned threads = 0;
   std::string mode = "first";

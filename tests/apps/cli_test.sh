@@ -402,10 +402,26 @@ for flag in --scene --trajectory --continuous --step --clearance --time-toleranc
   expect "path help mentions $flag" grep -q -- "$flag" out.txt
 done
 
+# --clearance on check and batch: unit cubes 0.5 apart along x.
+check "check clearance within" 1 "$kdop" check --env cube.obj --object cube.obj --pose 1.5,0,0,1,0,0,0 --clearance 0.6
+expect "check clearance distance" grep -q "min distance: 0.5$" out.txt
+check "check clearance beyond" 0 "$kdop" check --env cube.obj --object cube.obj --pose 1.5,0,0,1,0,0,0 --clearance 0.4
+check "check clearance json" 1 "$kdop" check --env cube.obj --object cube.obj --pose 1.5,0,0,1,0,0,0 --clearance 0.5 --all-contacts --json
+expect "check clearance json distance" grep -q '"min_distance":0.5' out.txt
+check "check clearance obb rejected" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1.5,0,0,1,0,0,0 --clearance 0.5 --bv obb
+check "check negative clearance" 2 "$kdop" check --env cube.obj --object cube.obj --clearance -1
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nnear,1.5,0,0,1,0,0,0\nfar,3,0,0,1,0,0,0\n' >clear.csv
+check "batch clearance" 1 "$kdop" batch --env cube.obj --object cube.obj --poses clear.csv --clearance 0.6 -q
+expect "batch clearance column" grep -q "^pose_id,collides,contacts,n_v,n_p,n_u,time_us,env_triangle,object_triangle,min_distance$" out.txt
+expect "batch clearance near" grep -q "^near,1,1,.*,0.5$" out.txt
+expect "batch clearance far" grep -q "^far,0,0,.*,2$" out.txt
+check "batch clearance json" 1 "$kdop" batch --env cube.obj --object cube.obj --poses clear.csv --clearance 0.6 -q --out clear.json --mode all
+expect "batch clearance json distance" grep -q '"min_distance":2}' clear.json
+
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help
-for flag in --env --object --pose --matrix --bv --k --all-contacts --json --out --rule --split --bins --all-directions --env-leaf --object-leaf --tumble --descent; do
+for flag in --env --object --pose --matrix --clearance --bv --k --all-contacts --json --out --rule --split --bins --all-directions --env-leaf --object-leaf --tumble --descent; do
   expect "check help mentions $flag" grep -q -- "$flag" out.txt
 done
 check "demo help" 0 "$kdop" demo --help

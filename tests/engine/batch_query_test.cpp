@@ -13,6 +13,7 @@
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
 #include "engine/dop_dispatch.hpp"
+#include "geometry/triangle_distance.hpp"
 #include "tests/support/allocation_probe.hpp"
 #include "tests/support/scenes.hpp"
 
@@ -118,6 +119,67 @@ TEST(BatchQuery, MatchesSingleQueriesAndTheOracleForAnyThreadCount) {
       }
     }
   }
+}
+
+// Clearance queries against brute force over all triangle pairs: the least distance per pose, the
+// pairs within the clearance (all mode), the count (count mode) and the nearest pair as witness.
+TEST(BatchQuery, ClearanceMatchesBruteForceDistances) {
+  Fixture f;
+  f.poses.resize(120);
+  const double clearance = 0.05;
+  BatchConfig config;
+  config.bv = BvType::kdop14;
+  config.clearance = clearance;
+  config.threads = 2;
+  BatchOutput all, count, first;
+  config.mode = QueryMode::all_contacts;
+  BatchQuery(f.env, {&f.torus, &f.tetras}, config).run(f.poses, all);
+  config.mode = QueryMode::count_contacts;
+  BatchQuery(f.env, {&f.torus, &f.tetras}, config).run(f.poses, count);
+  config.mode = QueryMode::first_contact;
+  BatchQuery(f.env, {&f.torus, &f.tetras}, config).run(f.poses, first);
+  int within = 0;
+  for (std::size_t i = 0; i < f.poses.size(); ++i) {
+    const Mesh& object = f.object(f.poses[i].object);
+    const Pose& pose = f.poses[i].pose;
+    double least = INFINITY;
+    std::vector<ContactPair> expected;
+    std::vector<double> d(f.env.triangle_count() * object.triangle_count());
+    for (std::uint32_t e = 0; e < f.env.triangle_count(); ++e) {
+      auto env_corner = [&](std::uint32_t v) { return Vec3{f.env.x[v], f.env.y[v], f.env.z[v]}; };
+      const Triangle te{env_corner(f.env.a[e]), env_corner(f.env.b[e]), env_corner(f.env.c[e])};
+      for (std::uint32_t o = 0; o < object.triangle_count(); ++o) {
+        auto corner = [&](std::uint32_t v) {
+          return apply_pose(pose, Vec3{object.x[v], object.y[v], object.z[v]});
+        };
+        const Triangle to{corner(object.a[o]), corner(object.b[o]), corner(object.c[o])};
+        const double dist = triangles_intersect(te, to) ? 0.0 : triangle_distance(te, to).distance;
+        d[e * object.triangle_count() + o] = dist;
+        least = std::min(least, dist);
+        if (dist <= clearance) expected.push_back({e, o});
+      }
+    }
+    const PoseResult& a = all.results[i];
+    ASSERT_EQ(a.min_distance, least) << i;
+    ASSERT_EQ(a.collides, !expected.empty()) << i;
+    ASSERT_EQ(a.contacts, expected.size()) << i;
+    const std::vector<ContactPair> got(all.pairs.begin() + a.pairs_begin,
+                                       all.pairs.begin() + a.pairs_begin + a.pairs_count);
+    ASSERT_EQ(got, expected) << i;
+    ASSERT_EQ(count.results[i].contacts, expected.size()) << i;
+    ASSERT_EQ(count.results[i].min_distance, least) << i;
+    ASSERT_EQ(first.results[i].has_witness, !expected.empty()) << i;
+    if (first.results[i].has_witness) {
+      const ContactPair w = first.results[i].witness;
+      EXPECT_EQ(d[w.env_triangle * object.triangle_count() + w.object_triangle], least) << i;
+    }
+    within += !expected.empty();
+  }
+  EXPECT_GT(within, 10);
+  EXPECT_LT(within, 110);
+  // Not for OBB and RSS trees.
+  config.bv = BvType::obb;
+  EXPECT_THROW(BatchQuery(f.env, {&f.torus}, config), std::invalid_argument);
 }
 
 TEST(BatchQuery, NoAllocationAfterWarmUp) {
