@@ -1,10 +1,12 @@
 #include "engine/proximity_query.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "engine/leaf_test.hpp"
 #include "engine/tumble.hpp"
+#include "geometry/swept_triangle.hpp"
 #include "geometry/triangle_distance.hpp"
 
 namespace kdop {
@@ -48,7 +50,7 @@ void triangle_box(const Triangle& t, double* lo, double* hi) {
   hi[2] = std::max({t.p0.z, t.p1.z, t.p2.z});
 }
 
-enum class Search { nearest, within };
+enum class Search { nearest, within, sweep, sweep_nearest };
 
 // One branch-and-bound traversal. `limit` is the distance above which pairs are pruned: the cap,
 // shrinking to the best distance found (nearest), or the clearance (within).
@@ -57,15 +59,32 @@ class ProximityTraversal {
  public:
   using Shape = DopShape<K>;
 
+  // `to`: sweep mode, the object translating from `pose` to `to` (the same rotation).
   ProximityTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
-                     ProximityScratch<K>& s, ProximityResult& result)
+                     ProximityScratch<K>& s, ProximityResult& result, const Pose* to = nullptr)
       : env_(env),
         fly_(fly),
         pose_(pose),
+        to_(to),
         s_(s),
         result_(result),
         frame_(make_tumble_frame<simd::ScalarArch>(fly, pose)) {
     prepare();
+    if (to_ != nullptr) {
+      // Each slab's shift n_j . (t_to - t_from), and a margin for its rounding and for
+      // apply_pose's rounding at the far end (a few ulps of |t_to| and the vertices).
+      constexpr auto dirs = Shape::directions();
+      const double d[3] = {to->t[0] - pose.t[0], to->t[1] - pose.t[1], to->t[2] - pose.t[2]};
+      const double far =
+          std::max({std::fabs(to->t[0]), std::fabs(to->t[1]), std::fabs(to->t[2]),
+                    std::fabs(pose.t[0]), std::fabs(pose.t[1]), std::fabs(pose.t[2])});
+      for (int j = 0; j < Shape::slabs; ++j) {
+        const Direction& n = dirs[j];
+        shift_[j] = project(n, d[0], d[1], d[2]);
+        const double n1 = std::abs(n.x) + std::abs(n.y) + std::abs(n.z);
+        shift_margin_[j] = 0x1p-40 * n1 * (far + fly.vertex_extent + fly.corner_radius);
+      }
+    }
   }
 
   void run(Search search, double limit) {
@@ -144,6 +163,16 @@ class ProximityTraversal {
       } else {
         tumble_node<simd::ScalarArch>(fly_, frame_, f, out);
       }
+      if (to_ != nullptr) {
+        // The swept node's DOP: the union of its DOPs at both ends, since a convex set's support
+        // function along n_j moves by n_j . d under a translation d (exact for every slab).
+        constexpr int L = Shape::lanes;
+        for (int j = 0; j < Shape::slabs; ++j) {
+          const double lo = out[j], hi = out[L + j];
+          out[j] = float_below(std::min(lo, lo + shift_[j]) - shift_margin_[j]);
+          out[L + j] = float_above(std::max(hi, hi + shift_[j]) + shift_margin_[j]);
+        }
+      }
     }
     return out;
   }
@@ -156,8 +185,58 @@ class ProximityTraversal {
     return moved_triangle<simd::ScalarArch>(moved_, fs);
   }
 
+  // Sweep modes: does any triangle of leaf f, swept, come within the limit of leaf e's? True (and
+  // the pair in result_.nearest) at the first that does. Or (sweep_nearest) the least distance
+  // of the swept triangles, true at 0.
+  bool sweep_leaf_pair(std::uint32_t e, std::uint32_t f) {
+    const TreeTopology& et = env_.topology;
+    const TreeTopology& ft = fly_.tree.topology;
+    const std::uint32_t e_first = et.child_or_first[e], e_end = e_first + et.leaf_count[e];
+    const std::uint32_t f_first = ft.child_or_first[f], f_end = f_first + ft.leaf_count[f];
+    const LeafTriangles& tris = fly_.tree.triangles;
+    for (std::uint32_t fs = f_first; fs < f_end; ++fs) {
+      const Triangle from = moved(fs);
+      Triangle to;
+      Vec3* corner[3] = {&to.p0, &to.p1, &to.p2};
+      for (int c = 0; c < 3; ++c) {
+        *corner[c] = apply_pose(*to_, Vec3{tris.x(c)[fs], tris.y(c)[fs], tris.z(c)[fs]});
+      }
+      double lo[3], hi[3], to_lo[3], to_hi[3];
+      triangle_box(from, lo, hi);
+      triangle_box(to, to_lo, to_hi);
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::min(lo[a], to_lo[a]);
+        hi[a] = std::max(hi[a], to_hi[a]);
+      }
+      for (std::uint32_t es = e_first; es < e_end; ++es) {
+        const Triangle te = env_.triangles.triangle(es);
+        double e_lo[3], e_hi[3];
+        triangle_box(te, e_lo, e_hi);
+        if (box_distance(e_lo, e_hi, lo, hi) > limit_) continue;
+        ++result_.stats.n_p;
+        const ContactPair pair{env_.triangles.original[es], tris.original[fs]};
+        if (search_ == Search::sweep_nearest) {
+          const double d = sweep_distance(te, from, to);
+          if (d > limit_ || d >= result_.distance) continue;
+          result_.distance = limit_ = d;
+          result_.nearest = pair;
+          if (d == 0) return true;
+          continue;
+        }
+        const bool hit = limit_ > 0 ? sweep_distance(te, from, to) <= limit_
+                                    : triangle_meets_sweep(te, from, to);
+        if (!hit) continue;
+        result_.nearest = pair;
+        result_.distance = 0;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Every triangle pair of two leaves; true to stop (nearest: an intersecting pair).
   bool leaf_pair(std::uint32_t e, std::uint32_t f) {
+    if (search_ == Search::sweep || search_ == Search::sweep_nearest) return sweep_leaf_pair(e, f);
     const TreeTopology& et = env_.topology;
     const TreeTopology& ft = fly_.tree.topology;
     const std::uint32_t e_first = et.child_or_first[e], e_end = e_first + et.leaf_count[e];
@@ -199,6 +278,8 @@ class ProximityTraversal {
   const DopTree<K>& env_;
   const FlyingDopTree<K>& fly_;
   const Pose& pose_;
+  const Pose* to_;
+  std::array<double, Shape::slabs> shift_{}, shift_margin_{};
   ProximityScratch<K>& s_;
   ProximityResult& result_;
   TumbleFrame<K> frame_;
@@ -245,12 +326,34 @@ void pairs_within(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose
   result.pair_distances = std::move(distances);
 }
 
+template <int K>
+bool sweep_within(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& from,
+                  const Pose& to, double clearance, ProximityScratch<K>& scratch,
+                  ProximityResult& result) {
+  reset(result);
+  ProximityTraversal<K>(env, fly, from, scratch, result, &to).run(Search::sweep, clearance);
+  return std::isfinite(result.distance);
+}
+
+template <int K>
+void sweep_nearest(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& from,
+                   const Pose& to, double cap, ProximityScratch<K>& scratch,
+                   ProximityResult& result) {
+  reset(result);
+  ProximityTraversal<K>(env, fly, from, scratch, result, &to).run(Search::sweep_nearest, cap);
+  result.intersecting = result.distance == 0;
+}
+
 #define KDOP_PROXIMITY_INSTANTIATE(K)                                                            \
   template void nearest_pair<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, double, \
                                 ProximityScratch<K>&, ProximityResult&);                         \
   template void pairs_within<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, double, \
                                 ProximityScratch<K>&, ProximityResult&);                         \
-  template double dop_distance_bound<K>(const float*, const float*);
+  template double dop_distance_bound<K>(const float*, const float*);                             \
+  template bool sweep_within<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&,         \
+                                const Pose&, double, ProximityScratch<K>&, ProximityResult&);    \
+  template void sweep_nearest<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&,        \
+                                 const Pose&, double, ProximityScratch<K>&, ProximityResult&);
 KDOP_PROXIMITY_INSTANTIATE(6)
 KDOP_PROXIMITY_INSTANTIATE(8)
 KDOP_PROXIMITY_INSTANTIATE(14)

@@ -60,18 +60,46 @@ template <int K>
 void pairs_within(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                   double clearance, ProximityScratch<K>& scratch, ProximityResult& result);
 
+// Whether some triangle pair comes within `clearance` (touches, for 0) at any time while the
+// object translates from pose `from` to pose `to` (the same rotation; the positions in between
+// are from + s (to - from), s in [0, 1]). The swept node's DOP is the union of its DOPs at both
+// ends, exact for every slab (a convex set's support function moves by n . d); a leaf pair is the
+// environment triangle against the prism the flying triangle sweeps: by exact predicates for
+// clearance 0 (it meets one of the prism's 8 faces or lies inside), else by its distance to them.
+// Stops at the first such pair (result.nearest; result.distance 0), else result.distance is inf.
+template <int K>
+bool sweep_within(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& from,
+                  const Pose& to, double clearance, ProximityScratch<K>& scratch,
+                  ProximityResult& result);
+
+// The least distance between the environment's triangles and the flying triangles' prisms while
+// the object translates from `from` to `to`: the least distance the motion reaches (a prism is
+// the union of the translates), searched below `cap` (+inf when nothing comes closer). 0, with
+// result.intersecting, exactly when sweep_within(..., 0) is true. A closest pair in
+// result.nearest.
+template <int K>
+void sweep_nearest(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& from,
+                   const Pose& to, double cap, ProximityScratch<K>& scratch,
+                   ProximityResult& result);
+
 // A lower bound of the distance between any point of a node's DOP a and any point of DOP b
 // (Lanes lo then Lanes hi floats each, the same directions): max over slabs of gap / |n_j|,
 // rounded down; 0 when every slab overlaps.
 template <int K>
 double dop_distance_bound(const float* a, const float* b);
 
-#define KDOP_PROXIMITY_EXTERN(K)                                                                \
-  extern template void nearest_pair<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, \
-                                       double, ProximityScratch<K>&, ProximityResult&);         \
-  extern template void pairs_within<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, \
-                                       double, ProximityScratch<K>&, ProximityResult&);         \
-  extern template double dop_distance_bound<K>(const float*, const float*);
+#define KDOP_PROXIMITY_EXTERN(K)                                                                 \
+  extern template void nearest_pair<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&,  \
+                                       double, ProximityScratch<K>&, ProximityResult&);          \
+  extern template void pairs_within<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&,  \
+                                       double, ProximityScratch<K>&, ProximityResult&);          \
+  extern template double dop_distance_bound<K>(const float*, const float*);                      \
+  extern template bool sweep_within<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&,  \
+                                       const Pose&, double, ProximityScratch<K>&,                \
+                                       ProximityResult&);                                        \
+  extern template void sweep_nearest<K>(const DopTree<K>&, const FlyingDopTree<K>&, const Pose&, \
+                                        const Pose&, double, ProximityScratch<K>&,               \
+                                        ProximityResult&);
 KDOP_PROXIMITY_EXTERN(6)
 KDOP_PROXIMITY_EXTERN(8)
 KDOP_PROXIMITY_EXTERN(14)

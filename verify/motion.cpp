@@ -19,6 +19,10 @@ std::array<double, 4> same_side(const std::array<double, 4>& a, const std::array
 
 }  // namespace
 
+bool same_rotation(const std::array<double, 4>& a, const std::array<double, 4>& b) {
+  return same_side(a, b) == a;
+}
+
 double rotation_angle(const std::array<double, 4>& a, const std::array<double, 4>& b) {
   const std::array<double, 4> c = same_side(a, b);
   double diff = 0, sum = 0;
@@ -39,7 +43,7 @@ MotionState interpolate(const Waypoint& a, const Waypoint& b, double t) {
   }
   if (s == 1.0) out.translation = b.translation;
   const std::array<double, 4> q1 = same_side(a.rotation, b.rotation);
-  if (q1 == a.rotation) {  // no rotation: exactly a's
+  if (same_rotation(a.rotation, b.rotation)) {  // no rotation: exactly a's
     out.rotation = a.rotation;
     return out;
   }

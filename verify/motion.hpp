@@ -27,6 +27,9 @@ struct MotionState {
 // b' = +-b on a's side, accurate also for tiny angles (where 2 acos(|a.b|) loses half the digits).
 double rotation_angle(const std::array<double, 4>& a, const std::array<double, 4>& b);
 
+// True if unit quaternions a and b are the same rotation (b = a or b = -a).
+bool same_rotation(const std::array<double, 4>& a, const std::array<double, 4>& b);
+
 // The state at time t on the segment from waypoint a to waypoint b (a.t <= t <= b.t).
 MotionState interpolate(const Waypoint& a, const Waypoint& b, double t);
 

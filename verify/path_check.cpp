@@ -222,7 +222,8 @@ class PathChecker {
 
   // Object i at time t against its others; `caps[k]` (or inf) prunes what is farther. Fills
   // distances[k] (inf: farther than the cap) and the sample's summary.
-  Sample sample(std::uint32_t i, double t, const std::vector<double>& caps, Worker<K>& worker) {
+  Sample sample(std::uint32_t i, double t, const std::vector<double>& caps, Worker<K>& worker,
+                const std::vector<char>* only = nullptr) {
     const auto start = Clock::now();
     ProximityScratch<K>& scratch = worker.scratch[i];
     ProximityResult& result = worker.result;
@@ -233,6 +234,7 @@ class PathChecker {
     const std::vector<Other>& others = others_[i];
     distances.assign(others.size(), kInf);
     for (std::size_t k = 0; k < others.size(); ++k) {
+      if (only != nullptr && !(*only)[k]) continue;
       const Other& x = others[k];
       const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
       const DopTree<K>& tree =
@@ -308,7 +310,128 @@ class PathChecker {
     if (options_.continuous) out.segment = continuous_segment(i, segment, worker, out.samples);
   }
 
-  // Conservative advancement over segment [t0, t1] of object i (see path_check.hpp).
+  // How a stretch of a segment ended: free to its end, or a contact (or undecidable) at t.
+  struct Outcome {
+    SegmentStatus status = SegmentStatus::free;
+    double t = kNotComputed;
+    int with = -1;  // index into the others
+    ContactPair pair{};
+  };
+
+  // The relative pose of object i in other x's frame at time t.
+  Pose relative_at(std::uint32_t i, const Other& x, double t) const {
+    const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
+    return relative_pose(at, object_pose(i, t));
+  }
+
+  // True if object i keeps one rotation over [a, b] (at rest, or translating on its segment).
+  bool translates(std::uint32_t i, double a, double b) const {
+    const std::vector<Waypoint>& path = *paths_[i];
+    if (path.size() < 2 || b <= path.front().t || a >= path.back().t) return true;
+    const std::size_t s = segment_at(path, 0.5 * (a + b));
+    return same_rotation(path[s].rotation, path[s + 1].rotation);
+  }
+
+  // Pure translation against other k over [a, b]: exact sweeps (engine/proximity_query.hpp,
+  // sweep_within), then bisection to the first contact: [a, lo) is proved free and [lo, hi]
+  // holds a contact, until hi - lo is within the time tolerance. Sweeps count as steps.
+  Outcome first_sweep_contact(std::uint32_t i, std::size_t k, double a, double b, double error,
+                              Worker<K>& worker, std::uint64_t& steps, double& least) {
+    const Other& x = others_[i][k];
+    const DopTree<K>& tree =
+        x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
+    const FlyingDopTree<K>& fly = trees_.objects[i];
+    // A clearance is decided on rounded distances: widened by their error bound. Touching is
+    // decided by exact predicates.
+    const double limit = x.clearance > 0 ? x.clearance + error : 0.0;
+    auto contact = [&](double from, double to) {
+      ++steps;
+      return sweep_within<K>(tree, fly, relative_at(i, x, from), relative_at(i, x, to), limit,
+                             worker.scratch[i], worker.result);
+    };
+    Outcome out;
+    // The least distance over the whole stretch first (exact: the prisms are the motion), which
+    // also decides whether there is a contact at all.
+    ++steps;
+    sweep_nearest<K>(tree, fly, relative_at(i, x, a), relative_at(i, x, b), kInf, worker.scratch[i],
+                     worker.result);
+    least = std::min(least, worker.result.distance);
+    if (limit > 0 ? !(worker.result.distance <= limit) : !worker.result.intersecting) return out;
+    double lo = a, hi = b;
+    ContactPair pair = worker.result.nearest;
+    while (hi - lo > options_.time_tolerance && steps < options_.max_steps && !cancelled()) {
+      const double mid = lo + 0.5 * (hi - lo);
+      if (!(mid > lo && mid < hi)) break;  // the resolution of double
+      if (contact(lo, mid)) {
+        hi = mid;
+        pair = worker.result.nearest;
+      } else {
+        lo = mid;
+      }
+    }
+    out.status = hi - lo <= options_.time_tolerance || !(lo + 0.5 * (hi - lo) < hi)
+                     ? SegmentStatus::collides
+                     : SegmentStatus::undecided;
+    out.t = lo;
+    out.with = static_cast<int>(k);
+    out.pair = pair;
+    return out;
+  }
+
+  // Conservative advancement of object i against the others in `mask` over [a, b] (see
+  // path_check.hpp).
+  Outcome advance(std::uint32_t i, const std::vector<char>& mask, double a, double b,
+                  const std::vector<double>& speeds, const std::vector<double>& errors,
+                  Worker<K>& worker, std::vector<PathSample>& samples, std::uint64_t& steps,
+                  double& least) {
+    const std::vector<Other>& others = others_[i];
+    std::vector<double> caps(others.size());
+    const std::vector<double>& distances = worker.distances;
+    auto hit = [](const Sample& s, double t) {
+      return Outcome{SegmentStatus::collides, t, s.hit, s.hit_pair};
+    };
+    auto undecided = [](double t) { return Outcome{SegmentStatus::undecided, t, -1, {}}; };
+    auto record = [&](double t, const Sample& s) {
+      if (s.nearest >= 0) least = std::min(least, s.distance);
+      samples.push_back({i, t, s.nearest >= 0 ? s.distance : kNotComputed, s.time_us, s.hit >= 0});
+    };
+    double s = a;
+    for (;;) {
+      if (cancelled() || steps >= options_.max_steps) return undecided(s);
+      ++steps;
+      // Beyond the cap an item cannot come within its clearance before the stretch ends.
+      for (std::size_t k = 0; k < others.size(); ++k) {
+        caps[k] = others[k].clearance + errors[k] + speeds[k] * (b - s) * (1 + 1e-12);
+      }
+      const Sample here = sample(i, s, caps, worker, &mask);
+      record(s, here);
+      if (here.hit >= 0) return hit(here, s);
+      double step = b - s;
+      for (std::size_t k = 0; k < others.size(); ++k) {
+        if (!mask[k] || !std::isfinite(distances[k]) || speeds[k] == 0) continue;
+        const double room = distances[k] - others[k].clearance - errors[k];
+        step = std::min(step, room > 0 ? room / speeds[k] : 0.0);
+      }
+      if (s + step >= b) return {};  // [s, b] proved free
+      if (step < options_.time_tolerance) {
+        // Near contact the steps shrink geometrically (the bound's speed exceeds the rate the
+        // distance falls). A sample a tolerance ahead that collides puts the first contact in
+        // (s, next]: t_hit = s is within the tolerance of it and never later.
+        const double next = std::min(s + options_.time_tolerance, b);
+        ++steps;
+        const Sample ahead = sample(i, next, {}, worker, &mask);
+        record(next, ahead);
+        if (ahead.hit >= 0) return hit(ahead, s);
+        // Steps at the resolution of the distance's rounding bound: grazing, not decidable.
+        if (step < options_.time_tolerance * 1e-6 || s + step == s) return undecided(s);
+      }
+      s += step;
+    }
+  }
+
+  // The continuous check of segment [t0, t1] of object i (see path_check.hpp): piece by piece
+  // (cut where another checked object changes segment), pure translations by sweeps, the rest by
+  // conservative advancement; the earliest finding ends the segment.
   SegmentReport continuous_segment(std::uint32_t i, std::uint32_t segment, Worker<K>& worker,
                                    std::vector<PathSample>& samples) {
     const auto start = Clock::now();
@@ -318,7 +441,6 @@ class PathChecker {
     r.object = scene_.objects[i].name;
     r.t0 = path[segment].t;
     r.t1 = path[segment + 1].t;
-    // Pieces: the segment cut where another checked object changes segment.
     std::vector<double> cuts{r.t0, r.t1};
     for (const Other& x : others) {
       if (!x.is_object) continue;
@@ -330,14 +452,15 @@ class PathChecker {
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
     double least = kInf;
-    std::vector<double> caps(others.size()), speeds(others.size()), errors(others.size());
-    const std::vector<double>& distances = worker.distances;
-    auto finish = [&](SegmentStatus status, double t_hit, const Sample* s) {
-      r.status = status;
-      r.t_hit = t_hit;
-      if (s != nullptr && s->hit >= 0) {
-        r.with = name_of(others[static_cast<std::size_t>(s->hit)]);
-        r.pair = TrianglePair{s->hit_pair.object_triangle, s->hit_pair.env_triangle};
+    std::vector<double> speeds(others.size()), errors(others.size());
+    std::vector<char> by_advancement(others.size());
+    auto finish = [&](const Outcome& o) {
+      r.status = o.status;
+      r.t_hit = o.t;
+      if (o.status == SegmentStatus::collides && o.with >= 0) {
+        r.with = name_of(others[static_cast<std::size_t>(o.with)]);
+        r.pair = TrianglePair{o.pair.object_triangle, o.pair.env_triangle};
+        if (others[static_cast<std::size_t>(o.with)].clearance == 0) least = 0;
       }
       r.min_distance = std::isfinite(least) ? least : kNotComputed;
       r.time_us = micros_since(start);
@@ -346,53 +469,41 @@ class PathChecker {
     for (std::size_t p = 0; p + 1 < cuts.size(); ++p) {
       const double p0 = cuts[p], p1 = cuts[p + 1];
       const double own = speed_at(i, p0, p1);
+      const bool own_translates = translates(i, p0, p1);
+      Outcome swept;  // the earliest contact of the translating pairs
+      bool any_advancement = false;
       for (std::size_t k = 0; k < others.size(); ++k) {
-        speeds[k] = own + (others[k].is_object ? speed_at(others[k].index, p0, p1) : 0.0);
+        const Other& x = others[k];
+        speeds[k] = own + (x.is_object ? speed_at(x.index, p0, p1) : 0.0);
         // Rounding bounds at the piece's ends are within a factor of its middle's; the larger.
-        errors[k] =
-            2 * std::max(distance_error(i, others[k], p0), distance_error(i, others[k], p1));
+        errors[k] = 2 * std::max(distance_error(i, x, p0), distance_error(i, x, p1));
+        const bool translation =
+            own_translates && (!x.is_object || translates(x.index, p0, p1)) && speeds[k] > 0;
+        by_advancement[k] = !translation;
+        any_advancement = any_advancement || !translation;
+        if (!translation) continue;
+        const double until = swept.status == SegmentStatus::free ? p1 : swept.t;
+        if (!(until > p0) && swept.status != SegmentStatus::free) continue;
+        const Outcome o = first_sweep_contact(i, k, p0, until, errors[k], worker, r.steps, least);
+        if (o.status != SegmentStatus::free &&
+            (swept.status == SegmentStatus::free || o.t < swept.t)) {
+          swept = o;
+        }
       }
-      double s = p0;
-      for (;;) {
-        if (cancelled()) return finish(SegmentStatus::undecided, s, nullptr);
-        if (r.steps >= options_.max_steps) return finish(SegmentStatus::undecided, s, nullptr);
-        ++r.steps;
-        // Beyond the cap an item cannot come within its clearance before the piece ends.
-        for (std::size_t k = 0; k < others.size(); ++k) {
-          caps[k] = others[k].clearance + errors[k] + speeds[k] * (p1 - s) * (1 + 1e-12);
-        }
-        Sample here = sample(i, s, caps, worker);
-        if (here.nearest >= 0) least = std::min(least, here.distance);
-        samples.push_back(
-            {i, s, here.nearest >= 0 ? here.distance : kNotComputed, here.time_us, here.hit >= 0});
-        if (here.hit >= 0) return finish(SegmentStatus::collides, s, &here);
-        double step = p1 - s;
-        for (std::size_t k = 0; k < others.size(); ++k) {
-          if (!std::isfinite(distances[k]) || speeds[k] == 0) continue;  // free to the piece's end
-          const double room = distances[k] - others[k].clearance - errors[k];
-          step = std::min(step, room > 0 ? room / speeds[k] : 0.0);
-        }
-        if (s + step >= p1) break;  // [s, p1] proved free
-        if (step < options_.time_tolerance) {
-          // Near contact the steps shrink geometrically (the bound's speed exceeds the rate the
-          // distance falls). A sample a tolerance ahead that collides puts the first contact in
-          // (s, next]: t_hit = s is within the tolerance of it and never later.
-          const double next = std::min(s + options_.time_tolerance, p1);
-          ++r.steps;
-          Sample ahead = sample(i, next, {}, worker);
-          if (ahead.nearest >= 0) least = std::min(least, ahead.distance);
-          samples.push_back({i, next, ahead.nearest >= 0 ? ahead.distance : kNotComputed,
-                             ahead.time_us, ahead.hit >= 0});
-          if (ahead.hit >= 0) return finish(SegmentStatus::collides, s, &ahead);
-          // Steps at the resolution of the distance's rounding bound: grazing, not decidable.
-          if (step < options_.time_tolerance * 1e-6 || s + step == s) {
-            return finish(SegmentStatus::undecided, s, nullptr);
-          }
-        }
-        s += step;
+      // Advancement needs to go only as far as the translating pairs' first contact.
+      Outcome advanced;
+      if (any_advancement) {
+        const double until = swept.status == SegmentStatus::free ? p1 : swept.t;
+        advanced = advance(i, by_advancement, p0, std::max(until, p0), speeds, errors, worker,
+                           samples, r.steps, least);
       }
+      if (advanced.status != SegmentStatus::free &&
+          (swept.status == SegmentStatus::free || advanced.t <= swept.t)) {
+        return finish(advanced);
+      }
+      if (swept.status != SegmentStatus::free) return finish(swept);
     }
-    return finish(SegmentStatus::free, kNotComputed, nullptr);
+    return finish(Outcome{});
   }
 
   // Discrete mode: a segment collides at its first sample (ends included) that collides.

@@ -11,7 +11,12 @@
 // - Discrete: each waypoint, and every `step` in time after a segment's start, is one sample:
 //   its least distance to everything checked, and whether something collides. A segment collides
 //   in discrete mode when one of its samples (both ends included) does.
-// - Continuous (certified): conservative advancement (Mirtich's, with the motion bound of
+// - Continuous, pure translations (the object and the item it is checked against each keep one
+//   rotation over a piece of the segment): exact sweeps (engine/proximity_query.hpp): the least
+//   distance over the piece at once, and if something touches, bisection with sweeps over
+//   [lo, mid] to the first contact, so [t0, lo) is proved free and [lo, hi] holds a contact,
+//   hi - lo within the time tolerance; t_hit = lo.
+// - Continuous, with rotation: conservative advancement (Mirtich's, with the motion bound of
 //   verify/motion.hpp). At time s with distance d to an item X and clearance c, nothing can come
 //   within c before s + (d - c - e) / (v + v_X), v and v_X the two items' speed bounds and e the
 //   distance's rounding bound; the check advances by the least such step over the items, so

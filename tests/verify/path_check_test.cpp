@@ -204,6 +204,32 @@ TEST_F(PathCheckTest, NearMissesWithinOneMicronAreFree) {
   EXPECT_NEAR(u.segments[0].t_hit, 5 / (5 + 1e-6), 1e-9);
 }
 
+// Translations are decided by sweeps: a cube sliding 1e-6 above a plate along its whole length
+// is free in a few queries (bounding the motion would take a step per micron), and sliding on it
+// collides from the start.
+TEST_F(PathCheckTest, SlidingTranslationsAreDecidedBySweeps) {
+  Scene scene;
+  scene.file = "scene";
+  scene.environment.push_back(
+      {"plate", save("plate", make_box({-1, -2, -1}, {101, 2, 0})), false, Pose{}});
+  scene.objects.push_back({"cube", save("cube", make_box({0, 0, 0}, {1, 1, 1})), 0});
+  const PathReport above =
+      *check_path(scene, one_path("cube", {at(0, 0, 0, 1e-6), at(1, 99, 0, 1e-6)}), options(true));
+  EXPECT_EQ(above.segments[0].status, SegmentStatus::free);
+  EXPECT_LE(above.segments[0].steps, 4u);
+  EXPECT_NEAR(above.segments[0].min_distance, 1e-6, 1e-15);
+  const PathReport on =
+      *check_path(scene, one_path("cube", {at(0, 0, 0, 0), at(1, 99, 0, 0)}), options(true));
+  EXPECT_EQ(on.segments[0].status, SegmentStatus::collides);
+  EXPECT_EQ(on.segments[0].t_hit, 0.0);
+  // Lowered onto the plate from 1 above: the bottom reaches z = 0 exactly at the end, t = 1.
+  const PathReport down =
+      *check_path(scene, one_path("cube", {at(0, 5, 0, 1), at(1, 5, 0, 0)}), options(true));
+  EXPECT_EQ(down.segments[0].status, SegmentStatus::collides);
+  EXPECT_NEAR(down.segments[0].t_hit, 1.0, 1e-9);
+  EXPECT_LE(down.segments[0].t_hit, 1.0);
+}
+
 // A clearance makes the near miss a collision, and padding acts as clearance.
 TEST_F(PathCheckTest, ClearanceAndPaddingTurnNearMissesIntoFindings) {
   Scene scene;
