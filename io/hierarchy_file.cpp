@@ -983,4 +983,17 @@ bool is_hierarchy_file(const std::string& path) {
   return n == static_cast<ssize_t>(sizeof head) && std::memcmp(head, kMagic, sizeof head) == 0;
 }
 
+std::optional<BvType> hierarchy_file_bv(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  unsigned char head[kBvAt + 1];
+  const ssize_t n = ::read(fd, head, sizeof head);
+  ::close(fd);
+  if (n != static_cast<ssize_t>(sizeof head) || std::memcmp(head, kMagic, sizeof kMagic) != 0 ||
+      head[kBvAt] > static_cast<unsigned char>(BvType::rss)) {
+    return std::nullopt;
+  }
+  return static_cast<BvType>(head[kBvAt]);
+}
+
 }  // namespace kdop

@@ -64,6 +64,7 @@
 // the triangles, a permutation, monotone vertex and edge ranges, hull indices in range, padding
 // lanes [-inf, +inf]; oriented volumes finite with extents >= 0).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -107,5 +108,9 @@ ObjectFile read_object_file(const std::string& path);
 // True if `path` starts with the magic, or ends in ".kdop" (then loading says what is wrong);
 // false if it cannot be read (the mesh reader then says why).
 bool is_hierarchy_file(const std::string& path);
+
+// The BV type a hierarchy file's header names, without loading it (which checks everything);
+// nullopt if it cannot be read or is not one.
+std::optional<BvType> hierarchy_file_bv(const std::string& path);
 
 }  // namespace kdop

@@ -9,6 +9,7 @@
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
 #include "apps/kdop/pair_config.hpp"
+#include "io/hierarchy_file.hpp"
 #include "io/path_report.hpp"
 #include "io/scene_file.hpp"
 #include "io/trajectory_file.hpp"
@@ -125,6 +126,22 @@ int run_path(const PathArgs& args) {
   }
   const Scene scene = read_scene(args.scene);
   const Trajectory trajectory = read_trajectory(args.trajectory);
+  // Without --bv, hierarchy files in the scene fix the type (the first one found).
+  if (!bv_given(args.build)) {
+    std::vector<std::string> meshes;
+    for (const SceneEnvironmentMesh& m : scene.environment) meshes.push_back(m.mesh);
+    for (const SceneObject& o : scene.objects) meshes.push_back(o.mesh);
+    for (const std::string& m : meshes) {
+      const std::optional<BvType> bv = is_hierarchy_file(m) ? hierarchy_file_bv(m) : std::nullopt;
+      if (!bv) continue;
+      if (!is_dop(*bv)) {
+        throw InputError(m + ": a " + std::string(to_string(*bv)) +
+                         " hierarchy; kdop path needs k-DOP hierarchies");
+      }
+      options.bv = *bv;
+      break;
+    }
+  }
 
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();

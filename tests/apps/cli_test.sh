@@ -397,6 +397,20 @@ printf '{"objects": [{"name": "box", "mesh": "box.obj", "colour": 1}]}' >path/ba
 check "path unknown scene key" 2 "$kdop" path --scene path/badkey.json --trajectory path/traj.csv
 expect "path unknown key named" grep -q "colour" err.txt
 check "path into missing folder" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out no/such/out.json
+# Hierarchy files in a scene: their BV type is used; OBB files and mixed types are errors.
+check "path build object" 0 "$kdop" build --mesh path/box.obj --role object --k 14 --out path/box14.kdop
+check "path build env" 0 "$kdop" build --mesh path/plate.obj --role env --k 14 --out path/plate14.kdop
+check "path build obb" 0 "$kdop" build --mesh path/box.obj --role object --bv obb --out path/box_obb.kdop
+printf '{"environment": [{"name": "plate", "mesh": "plate14.kdop"}], "objects": [{"name": "box", "mesh": "box14.kdop"}]}' >path/files.json
+check "path with hierarchy files" 1 "$kdop" path --scene path/files.json --trajectory path/traj.csv --continuous
+expect "path with hierarchy files finds it" grep -q "first collision: t=0.4 box with plate" out.txt
+printf '{"environment": [{"name": "plate", "mesh": "plate.obj"}], "objects": [{"name": "box", "mesh": "box_obb.kdop"}]}' >path/obbfile.json
+check "path obb file rejected" 2 "$kdop" path --scene path/obbfile.json --trajectory path/traj.csv
+check "path file against --bv" 2 "$kdop" path --scene path/files.json --trajectory path/traj.csv --bv kdop18
+printf 'v 0 0 0\nv 1 0 0\nf 1 2 3\n' >path/broken.obj
+printf '{"objects": [{"name": "box", "mesh": "broken.obj"}]}' >path/broken.json
+check "path broken mesh" 2 "$kdop" path --scene path/broken.json --trajectory path/traj.csv
+expect "path broken mesh named" grep -q "broken.obj: line 3" err.txt
 check "path help" 0 "$kdop" path --help
 for flag in --scene --trajectory --continuous --step --clearance --time-tolerance --max-steps --threads --out --plot; do
   expect "path help mentions $flag" grep -q -- "$flag" out.txt
