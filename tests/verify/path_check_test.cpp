@@ -297,10 +297,12 @@ TEST_F(PathCheckTest, AgreesWithDenseSamplingAndBruteForceDistances) {
   scene.objects.push_back({"flyer", save("flyer", object), 0});
   std::uint64_t rng = 5;
   std::vector<Waypoint> waypoints;
-  for (int i = 0; i < 25; ++i) {
+  for (int i = 0; i < 36; ++i) {
     auto u = [&] { return 2 * next_uniform(rng) - 1; };
     waypoints.push_back(at(i, 6 * next_uniform(rng), 6 * next_uniform(rng), 6 * next_uniform(rng),
                            3 * next_uniform(rng), {u(), u(), u()}));
+    // Every third segment a pure translation (decided by sweeps, the others by advancement).
+    if (i % 3 == 2) waypoints.back().rotation = waypoints[waypoints.size() - 2].rotation;
   }
   const Trajectory path = one_path("flyer", waypoints);
   PathCheckOptions o = options(true);
