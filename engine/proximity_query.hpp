@@ -18,7 +18,8 @@
 #include "builders/dop_tree.hpp"
 #include "engine/query.hpp"
 #include "geometry/pose.hpp"
-#include "geometry/staggered_arrays.hpp"
+#include "geometry/tri_tri.hpp"
+#include "geometry/vec3.hpp"
 
 namespace kdop {
 
@@ -33,17 +34,29 @@ struct ProximityResult {
   QueryStats stats;                    // n_v node pairs bounded, n_p triangle pairs measured
 };
 
+// A flying triangle at the pose (apply_pose's corners) and what the leaf prefilters read: its
+// edges e[i] = p(i+1) - p(i), and the slab of its plane: n (any vector; the face normal), n . p
+// of its corners in [n_lo, n_hi], the rounding margin of one n . p difference, and 1 / |n|
+// rounded down (0 when the triangle is too degenerate for the slab to help).
+struct ProximitySlot {
+  Triangle t;
+  Vec3 e[3];
+  Vec3 n;
+  double n_lo, n_hi, margin, inv_norm;
+};
+
 // Per-thread state for one flying hierarchy (sized on first use, reused for every pose).
 template <int K>
 struct ProximityScratch {
   std::vector<float> tumbled;  // DopShape<K>::floats per flying node
   std::vector<std::uint32_t> tumble_stamp, slot_stamp;
-  StaggeredArrays<double> moved;  // apply_pose's corners per flying slot, as LeafTriangles
+  std::vector<ProximitySlot> slots;  // per flying slot, valid where slot_stamp is the epoch
+  std::vector<float> slot_bounds;    // and its triangle's DOP, DopShape<K>::floats per slot
   struct Entry {
     std::uint32_t env, fly;
     double bound;  // lower bound of the pair's distance
   };
-  std::vector<Entry> stack;
+  std::vector<Entry> stack;  // depth-first stack, or the best-first search's min-heap
   std::uint32_t epoch = 0;
 };
 
