@@ -256,6 +256,27 @@ class PathChecker {
     return out;
   }
 
+  // The least distance of sample `s` (object i at time t) over all its others, not only those
+  // queried under caps: a cap can drop a near item while a farther one with a larger cap is kept,
+  // and pairs decided by sweeps are not sampled at all. The items left out are queried again
+  // capped by the least found, so the work is small unless the sample found nothing.
+  double least_distance(std::uint32_t i, double t, const Sample& s, Worker<K>& worker) {
+    const std::vector<Other>& others = others_[i];
+    double least = s.nearest >= 0 ? s.distance : kInf;
+    const Pose pose = object_pose(i, t);
+    for (std::size_t k = 0; k < others.size(); ++k) {
+      if (std::isfinite(worker.distances[k])) continue;
+      const Other& x = others[k];
+      const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
+      const DopTree<K>& tree =
+          x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
+      nearest_pair<K>(tree, trees_.objects[i], relative_pose(at, pose), least, worker.scratch[i],
+                      worker.result);
+      least = std::min(least, worker.result.distance);
+    }
+    return std::isfinite(least) ? least : kNotComputed;
+  }
+
   // The rounding bound of a distance between object i (at relative translation t) and x.
   double distance_error(std::uint32_t i, const Other& x, double t) const {
     const double other_extent =
@@ -391,9 +412,13 @@ class PathChecker {
       return Outcome{SegmentStatus::collides, t, s.hit, s.hit_pair};
     };
     auto undecided = [](double t) { return Outcome{SegmentStatus::undecided, t, -1, {}}; };
+    // The sample's least distance over everything, for the segment's minimum and the plot; it
+    // leaves `distances` (the step is taken from them) as they are.
     auto record = [&](double t, const Sample& s) {
-      if (s.nearest >= 0) least = std::min(least, s.distance);
-      samples.push_back({i, t, s.nearest >= 0 ? s.distance : kNotComputed, s.time_us, s.hit >= 0});
+      const auto start = Clock::now();
+      const double d = least_distance(i, t, s, worker);
+      if (!std::isnan(d)) least = std::min(least, d);
+      samples.push_back({i, t, d, s.time_us + micros_since(start), s.hit >= 0});
     };
     double s = a;
     for (;;) {
