@@ -8,6 +8,9 @@
 // Scene units are taken as millimetres. Medians of --repeat runs; one thread (--threads).
 //
 //   kdop-path-bench [--scale 0.25] [--every 10] [--obstacle 1.0] [--repeat 3] [--threads 1]
+//                   [--keep DIR]
+// --keep writes each family's scene and trajectory (<family>_scene.json, <family>_trajectory.csv
+// and the meshes) to DIR, for `kdop path --scene ... --trajectory ...` to reproduce a run.
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/narrowphase/distance.h>
 
@@ -119,7 +122,26 @@ struct Args {
   double obstacle = 1.0;
   int repeat = 3;
   unsigned threads = 1;
+  std::string keep;  // a folder to keep the scenes and trajectories in (empty: a temporary one)
 };
+
+// The scene and trajectory as `kdop path` reads them (io/scene_file.hpp, io/trajectory_file.hpp).
+void write_path_inputs(const std::filesystem::path& dir, const std::string& family,
+                       const Trajectory& trajectory) {
+  const std::string scene = "{\"environment\": [{\"name\": \"environment\", \"mesh\": \"" + family +
+                            "_env.stl\"}],\n \"objects\": [{\"name\": \"object\", " +
+                            "\"mesh\": \"" + family + "_object.stl\"}]}\n";
+  write_file_atomic((dir / (family + "_scene.json")).string(), scene);
+  std::string csv = "t,object,tx,ty,tz,qw,qx,qy,qz\n";
+  char line[512];
+  for (const Waypoint& w : trajectory.paths[0]) {
+    std::snprintf(line, sizeof line, "%.17g,object,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                  w.t, w.translation[0], w.translation[1], w.translation[2], w.rotation[0],
+                  w.rotation[1], w.rotation[2], w.rotation[3]);
+    csv += line;
+  }
+  write_file_atomic((dir / (family + "_trajectory.csv")).string(), csv);
+}
 
 void run_family(const std::string& family, const Args& args, const std::filesystem::path& dir) {
   SceneOptions options;
@@ -145,6 +167,7 @@ void run_family(const std::string& family, const Args& args, const std::filesyst
                                    quaternion_of(p),
                                    0});
   }
+  if (!args.keep.empty()) write_path_inputs(dir, family, trajectory);
   const std::vector<Waypoint>& path = trajectory.paths[0];
   const std::size_t segments = path.size() - 1;
 
@@ -255,6 +278,8 @@ int main(int argc, char** argv) {
       args.repeat = std::atoi(value);
     } else if (key == "--threads") {
       args.threads = static_cast<unsigned>(std::atoi(value));
+    } else if (key == "--keep") {
+      args.keep = value;
     } else {
       std::fprintf(stderr, "kdop-path-bench: unknown option %s\n", key.c_str());
       return 2;
@@ -264,14 +289,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "kdop-path-bench: bad option value\n");
     return 2;
   }
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("kdop-path-bench-" + std::to_string(static_cast<long>(::getpid())));
+  const auto dir = !args.keep.empty()
+                       ? std::filesystem::path(args.keep)
+                       : std::filesystem::temp_directory_path() /
+                             ("kdop-path-bench-" + std::to_string(static_cast<long>(::getpid())));
   std::filesystem::create_directories(dir);
   std::printf(
       "kdop-path-bench: scale %g, a waypoint every %zu poses, %g mm obstacle, %d runs, "
       "%u thread(s)\n",
       args.scale, args.every, args.obstacle, args.repeat, args.threads);
   for (const char* family : {"torus", "swept"}) run_family(family, args, dir);
-  std::filesystem::remove_all(dir);
+  if (args.keep.empty()) std::filesystem::remove_all(dir);
   return 0;
 }

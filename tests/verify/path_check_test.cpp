@@ -223,6 +223,24 @@ TEST_F(PathCheckTest, NearMissesWithinOneMicronAreFree) {
   EXPECT_NEAR(u.segments[0].t_hit, 5 / (5 + 1e-6), 1e-9);
 }
 
+// A slow approach under fast rotation: the octahedron spins about z (its lowest corner on the
+// axis, so the spin does not move it) while sinking onto a plate at 5e-4 per unit time. Its
+// distance stays within the distance's rounding bound for many time tolerances before touching
+// at t = 0.5; the check still finds the contact, no later than it.
+TEST_F(PathCheckTest, SlowApproachWithinRoundingIsFoundNotUndecided) {
+  Scene scene;
+  scene.file = "scene";
+  scene.environment.push_back(
+      {"plate", save("plate", make_triangle({-2, -2, 0}, {2, -2, 0}, {0, 2, 0})), false, Pose{}});
+  scene.objects.push_back({"octa", save("octa", make_octahedron()), 0});
+  const Trajectory sink = one_path("octa", {at(0, 0, 0, 1 + 2.5e-4), at(1, 0, 0, 1 - 2.5e-4, 0.2)});
+  const PathReport r = *check_path(scene, sink, options(true));
+  ASSERT_EQ(r.segments[0].status, SegmentStatus::collides);
+  EXPECT_LE(r.segments[0].t_hit, 0.5);
+  EXPECT_GT(r.segments[0].t_hit, 0.5 - 1e-6);
+  EXPECT_EQ(r.segments[0].with, "plate");
+}
+
 // Translations are decided by sweeps: a cube sliding 1e-6 above a plate along its whole length
 // is free in a few queries (bounding the motion would take a step per micron), and sliding on it
 // collides from the start.
