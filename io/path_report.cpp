@@ -48,6 +48,8 @@ Json segment_json(const SegmentReport& s) {
   j["min_distance"] = number(s.min_distance);
   j["steps"] = s.steps;
   j["time_us"] = number(s.time_us);
+  j["min_distance_t"] = number(s.min_distance_t);
+  j["min_distance_with"] = name_or_null(s.min_distance_with);
   return j;
 }
 
@@ -129,7 +131,8 @@ std::string json_text(const PathReport& report) {
 
 std::string csv_text(const PathReport& report) {
   std::string out =
-      "object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us\n";
+      "object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us,"
+      "min_distance_t,min_distance_with\n";
   for (const SegmentReport& s : report.segments) {
     csv::put_field(out, s.object);
     out += ',';
@@ -152,6 +155,10 @@ std::string csv_text(const PathReport& report) {
     csv::put_uint(out, s.steps);
     out += ',';
     csv::put_fixed3(out, s.time_us);
+    out += ',';
+    csv::put_double(out, s.min_distance_t);
+    out += ',';
+    csv::put_field(out, s.min_distance_with);
     out += '\n';
   }
   return out;

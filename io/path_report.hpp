@@ -4,7 +4,8 @@
 //
 // JSON (.json), keys in this order, one array element per line:
 //   {"segments": [{"object", "t0", "t1", "status" ("free"|"collides"|"undecided"), "t_hit",
-//                  "with", "pair", "min_distance", "steps", "time_us"}],
+//                  "with", "pair", "min_distance", "steps", "time_us", "min_distance_t",
+//                  "min_distance_with"}],
 //    "waypoints": [{"object", "t", "kind" ("waypoint"|"step"), "collides", "with", "pair",
 //                   "min_distance", "time_us"}],
 //    "summary": {"segments", "free", "colliding", "undecided", "waypoints",
@@ -14,9 +15,12 @@
 //                "time_s", "threads"}}
 //   "t_hit", "with" and "pair" are null where nothing was hit; "pair" is [object triangle,
 //   other triangle] (0-based, file order of the two meshes); "min_distance" is null where it was
-//   not computed. Any NaN or infinite number is null. The samples go to the plot only.
+//   not computed; "min_distance_t" and "min_distance_with" say when it was reached and to what
+//   (continuous: exact for pure translations, else at the check's samples; discrete: at the
+//   samples). Any NaN or infinite number is null. The samples go to the plot only.
 // CSV (.csv): the segment rows, header
-//   object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us
+//   object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us,
+//   min_distance_t,min_distance_with
 //   (empty fields where JSON has null; fields holding ',', '"' or a line break quoted as
 //   RFC 4180 says).
 // Numbers round-trip exactly: %.17g in CSV (time_us: 3 decimals), the shortest exact form in
@@ -49,8 +53,10 @@ struct SegmentReport {
   double t_hit = kNotComputed;
   std::string with;
   std::optional<TrianglePair> pair;
-  double min_distance = kNotComputed;  // least distance seen in the segment (NaN: not computed)
-  std::uint64_t steps = 0;             // queries the segment's check ran
+  double min_distance = kNotComputed;    // least distance seen in the segment (NaN: not computed)
+  double min_distance_t = kNotComputed;  // when, and to which item
+  std::string min_distance_with;
+  std::uint64_t steps = 0;  // queries the segment's check ran
   double time_us = 0;
 };
 
@@ -85,7 +91,7 @@ struct PathSummary {
   // The earliest collision (segment or waypoint), if any.
   std::optional<double> first_collision_t;
   std::string first_collision_object, first_collision_with;
-  // The least distance seen, where and between what.
+  // The least distance seen (over the segments and the waypoints), where and between what.
   double worst_clearance = kNotComputed;
   double worst_clearance_t = kNotComputed;
   std::string worst_clearance_object, worst_clearance_with;

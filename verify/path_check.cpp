@@ -12,6 +12,7 @@
 #include "builders/dop_tree.hpp"
 #include "engine/parallel.hpp"
 #include "engine/proximity_query.hpp"
+#include "geometry/tri_tri.hpp"
 #include "geometry/triangle_distance.hpp"
 #include "io/hierarchy_file.hpp"
 #include "io/io_error.hpp"
@@ -96,6 +97,16 @@ struct Sample {
   ContactPair hit_pair{};    // the triangles of `hit` (X's, the object's)
   double least_step = kInf;  // the longest step proved free (continuous)
   double time_us = 0;
+};
+
+// The least distance seen in a segment, when and to which other (index into the others).
+struct Least {
+  double distance = kInf;
+  double t = kNotComputed;
+  int with = -1;
+  void offer(double d, double at, int k) {
+    if (d < distance) *this = {d, at, k};
+  }
 };
 
 // Per worker thread: a distance query's state per object, and its result.
@@ -188,7 +199,7 @@ class PathChecker {
       for (PathSample& s : o.samples) report.samples.push_back(s);
       if (o.segment) report.segments.push_back(std::move(*o.segment));
     }
-    if (!options_.continuous) discrete_segments(report);
+    if (!options_.continuous) discrete_segments(report, nearest);
     summarize(report, nearest, runner.threads());
     report.summary.time_s = std::chrono::duration<double>(Clock::now() - start).count();
     return report;
@@ -260,9 +271,10 @@ class PathChecker {
   // queried under caps: a cap can drop a near item while a farther one with a larger cap is kept,
   // and pairs decided by sweeps are not sampled at all. The items left out are queried again
   // capped by the least found, so the work is small unless the sample found nothing.
-  double least_distance(std::uint32_t i, double t, const Sample& s, Worker<K>& worker) {
+  Least least_distance(std::uint32_t i, double t, const Sample& s, Worker<K>& worker) {
     const std::vector<Other>& others = others_[i];
-    double least = s.nearest >= 0 ? s.distance : kInf;
+    Least least;
+    if (s.nearest >= 0) least = {s.distance, t, s.nearest};
     const Pose pose = object_pose(i, t);
     for (std::size_t k = 0; k < others.size(); ++k) {
       if (std::isfinite(worker.distances[k])) continue;
@@ -270,11 +282,11 @@ class PathChecker {
       const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
       const DopTree<K>& tree =
           x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
-      nearest_pair<K>(tree, trees_.objects[i], relative_pose(at, pose), least, worker.scratch[i],
-                      worker.result);
-      least = std::min(least, worker.result.distance);
+      nearest_pair<K>(tree, trees_.objects[i], relative_pose(at, pose), least.distance,
+                      worker.scratch[i], worker.result);
+      least.offer(worker.result.distance, t, static_cast<int>(k));
     }
-    return std::isfinite(least) ? least : kNotComputed;
+    return least;
   }
 
   // The rounding bound of a distance between object i (at relative translation t) and x.
@@ -353,11 +365,53 @@ class PathChecker {
     return same_rotation(path[s].rotation, path[s + 1].rotation);
   }
 
+  // When over [a, b] (a pure translation of object i relative to x) triangle pair `pair` is
+  // nearest: their distance is a convex function of time (the distance of two convex sets, one
+  // translating along a line), so golden-section search finds its least to the time tolerance.
+  double closest_time(std::uint32_t i, const Other& x, const ContactPair& pair, double a,
+                      double b) const {
+    auto slot_of = [](const LeafTriangles& t, std::uint32_t original) {
+      const std::uint32_t* o = t.original.data();
+      return static_cast<std::uint32_t>(std::find(o, o + t.size(), original) - o);
+    };
+    const LeafTriangles& theirs = x.is_object ? trees_.objects[x.index].tree.triangles
+                                              : trees_.environment[x.index].triangles;
+    const LeafTriangles& ours = trees_.objects[i].tree.triangles;
+    const Triangle fixed = theirs.triangle(slot_of(theirs, pair.env_triangle));
+    const Triangle moving = ours.triangle(slot_of(ours, pair.object_triangle));
+    auto distance = [&](double t) {
+      const Pose p = relative_at(i, x, t);
+      const Triangle m{apply_pose(p, moving.p0), apply_pose(p, moving.p1),
+                       apply_pose(p, moving.p2)};
+      return triangles_intersect(fixed, m) ? 0.0 : triangle_distance(fixed, m).distance;
+    };
+    const double ratio = (std::sqrt(5.0) - 1) / 2;
+    double lo = a, hi = b;
+    double m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo);
+    double f1 = distance(m1), f2 = distance(m2);
+    for (int n = 0; n < 200 && hi - lo > options_.time_tolerance; ++n) {
+      if (f1 <= f2) {
+        hi = m2, m2 = m1, f2 = f1;
+        m1 = hi - ratio * (hi - lo), f1 = distance(m1);
+      } else {
+        lo = m1, m1 = m2, f1 = f2;
+        m2 = lo + ratio * (hi - lo), f2 = distance(m2);
+      }
+    }
+    // The ends are candidates too, preferred on ties (the least is often at one, or on a
+    // plateau that starts there: a motion parallel to a face).
+    const double inner = f1 <= f2 ? m1 : m2, inner_value = std::min(f1, f2);
+    const double fa = distance(a), fb = distance(b);
+    if (fa <= inner_value && fa <= fb) return a;
+    if (fb <= inner_value) return b;
+    return inner;
+  }
+
   // Pure translation against other k over [a, b]: exact sweeps (engine/proximity_query.hpp,
   // sweep_within), then bisection to the first contact: [a, lo) is proved free and [lo, hi]
   // holds a contact, until hi - lo is within the time tolerance. Sweeps count as steps.
   Outcome first_sweep_contact(std::uint32_t i, std::size_t k, double a, double b, double error,
-                              Worker<K>& worker, std::uint64_t& steps, double& least) {
+                              Worker<K>& worker, std::uint64_t& steps, Least& least) {
     const Other& x = others_[i][k];
     const DopTree<K>& tree =
         x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
@@ -376,7 +430,10 @@ class PathChecker {
     ++steps;
     sweep_nearest<K>(tree, fly, relative_at(i, x, a), relative_at(i, x, b), kInf, worker.scratch[i],
                      worker.result);
-    least = std::min(least, worker.result.distance);
+    if (worker.result.distance < least.distance) {
+      least = {worker.result.distance, closest_time(i, x, worker.result.nearest, a, b),
+               static_cast<int>(k)};
+    }
     if (limit > 0 ? !(worker.result.distance <= limit) : !worker.result.intersecting) return out;
     double lo = a, hi = b;
     ContactPair pair = worker.result.nearest;
@@ -404,7 +461,7 @@ class PathChecker {
   Outcome advance(std::uint32_t i, const std::vector<char>& mask, double a, double b,
                   const std::vector<double>& speeds, const std::vector<double>& errors,
                   Worker<K>& worker, std::vector<PathSample>& samples, std::uint64_t& steps,
-                  double& least) {
+                  Least& least) {
     const std::vector<Other>& others = others_[i];
     std::vector<double> caps(others.size());
     const std::vector<double>& distances = worker.distances;
@@ -416,8 +473,9 @@ class PathChecker {
     // leaves `distances` (the step is taken from them) as they are.
     auto record = [&](double t, const Sample& s) {
       const auto start = Clock::now();
-      const double d = least_distance(i, t, s, worker);
-      if (!std::isnan(d)) least = std::min(least, d);
+      const Least here = least_distance(i, t, s, worker);
+      least.offer(here.distance, here.t, here.with);
+      const double d = std::isfinite(here.distance) ? here.distance : kNotComputed;
       samples.push_back({i, t, d, s.time_us + micros_since(start), s.hit >= 0});
     };
     double s = a;
@@ -507,7 +565,7 @@ class PathChecker {
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
-    double least = kInf;
+    Least least;
     std::vector<double> speeds(others.size()), errors(others.size());
     std::vector<char> by_advancement(others.size());
     auto finish = [&](const Outcome& o) {
@@ -516,9 +574,13 @@ class PathChecker {
       if (o.status == SegmentStatus::collides && o.with >= 0) {
         r.with = name_of(others[static_cast<std::size_t>(o.with)]);
         r.pair = TrianglePair{o.pair.object_triangle, o.pair.env_triangle};
-        if (others[static_cast<std::size_t>(o.with)].clearance == 0) least = 0;
+        if (others[static_cast<std::size_t>(o.with)].clearance == 0) least = {0, o.t, o.with};
       }
-      r.min_distance = std::isfinite(least) ? least : kNotComputed;
+      if (std::isfinite(least.distance)) {
+        r.min_distance = least.distance;
+        r.min_distance_t = least.t;
+        r.min_distance_with = name_of(others[static_cast<std::size_t>(least.with)]);
+      }
       r.time_us = micros_since(start);
       return r;
     };
@@ -563,7 +625,7 @@ class PathChecker {
   }
 
   // Discrete mode: a segment collides at its first sample (ends included) that collides.
-  void discrete_segments(PathReport& report) const {
+  void discrete_segments(PathReport& report, const std::vector<std::string>& nearest) const {
     std::size_t w = 0;
     for (std::uint32_t i = 0; i < paths_.size(); ++i) {
       const std::vector<Waypoint>& path = *paths_[i];
@@ -576,13 +638,17 @@ class PathChecker {
         r.object = scene_.objects[i].name;
         r.t0 = path[s].t;
         r.t1 = path[s + 1].t;
-        double least = kInf;
         for (std::size_t k = first; k < w; ++k) {
           const WaypointReport& x = report.waypoints[k];
           if (x.t < r.t0 || x.t > r.t1) continue;
           ++r.steps;
           r.time_us += x.time_us;
-          if (!std::isnan(x.min_distance)) least = std::min(least, x.min_distance);
+          if (!std::isnan(x.min_distance) &&
+              (std::isnan(r.min_distance) || x.min_distance < r.min_distance)) {
+            r.min_distance = x.min_distance;
+            r.min_distance_t = x.t;
+            r.min_distance_with = nearest[k];
+          }
           if (x.collides && r.status != SegmentStatus::collides) {
             r.status = SegmentStatus::collides;
             r.t_hit = x.t;
@@ -590,7 +656,6 @@ class PathChecker {
             r.pair = x.pair;
           }
         }
-        r.min_distance = std::isfinite(least) ? least : kNotComputed;
         report.segments.push_back(std::move(r));
       }
     }
@@ -604,6 +669,20 @@ class PathChecker {
     s.time_tolerance = options_.time_tolerance;
     s.threads = threads;
     s.segments = report.segments.size();
+    // Least over the segments (continuous: between the waypoints too) and the waypoints; the
+    // earliest of equal distances.
+    auto note_distance = [&](double d, double t, const std::string& object,
+                             const std::string& with) {
+      if (std::isnan(d)) return;
+      if (!std::isnan(s.worst_clearance) &&
+          (d > s.worst_clearance || (d == s.worst_clearance && !(t < s.worst_clearance_t)))) {
+        return;
+      }
+      s.worst_clearance = d;
+      s.worst_clearance_t = t;
+      s.worst_clearance_object = object;
+      s.worst_clearance_with = with;
+    };
     auto note_collision = [&](double t, const std::string& object, const std::string& with) {
       if (s.first_collision_t && *s.first_collision_t <= t) return;
       s.first_collision_t = t;
@@ -617,6 +696,7 @@ class PathChecker {
         note_collision(r.t_hit, r.object, r.with);
       }
       if (r.status == SegmentStatus::undecided) ++s.undecided;
+      note_distance(r.min_distance, r.min_distance_t, r.object, r.min_distance_with);
     }
     s.waypoints = report.waypoints.size();
     for (std::size_t k = 0; k < report.waypoints.size(); ++k) {
@@ -625,13 +705,7 @@ class PathChecker {
         ++s.colliding_waypoints;
         note_collision(w.t, w.object, w.with);
       }
-      if (!std::isnan(w.min_distance) &&
-          (std::isnan(s.worst_clearance) || w.min_distance < s.worst_clearance)) {
-        s.worst_clearance = w.min_distance;
-        s.worst_clearance_t = w.t;
-        s.worst_clearance_object = w.object;
-        s.worst_clearance_with = nearest[k];
-      }
+      note_distance(w.min_distance, w.t, w.object, nearest[k]);
     }
   }
 

@@ -379,7 +379,7 @@ expect "path json t_hit" grep -q '"t_hit":0.39999' path/out.json
 expect "path json has summary" grep -q '"summary"' path/out.json
 expect "path plot svg" grep -q "<svg" path/out.svg
 check "path csv report" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out path/out.csv --plot path/out.png -q
-expect "path csv header" grep -q "^object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us" path/out.csv
+expect "path csv header" grep -q "^object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us,min_distance_t,min_distance_with$" path/out.csv
 expect "path png" test "$(head -c 4 path/out.png | tail -c 3)" = "PNG"
 check "path small step sees it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --step 0.01
 check "path clearance" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --clearance 0.1

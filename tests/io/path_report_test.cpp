@@ -43,6 +43,8 @@ PathReport sample_report() {
   r.objects = {"tool", "holder, \"HSK\""};
   SegmentReport& free = r.segments.emplace_back(segment("tool", 0, 0.1 + 0.2, SegmentStatus::free));
   free.min_distance = 1.0 / 3.0;
+  free.min_distance_t = 0.1;
+  free.min_distance_with = "vise, \"left\"";
   free.steps = 4;
   free.time_us = 12.3456;
   SegmentReport& hit = r.segments.emplace_back(
@@ -135,7 +137,8 @@ TEST_F(PathReportFiles, JsonRoundTrip) {
   ASSERT_EQ(j["segments"].size(), 3u);
   for (const Json& s : j["segments"]) {
     EXPECT_EQ(keys(s), (std::vector<std::string>{"object", "t0", "t1", "status", "t_hit", "with",
-                                                 "pair", "min_distance", "steps", "time_us"}));
+                                                 "pair", "min_distance", "steps", "time_us",
+                                                 "min_distance_t", "min_distance_with"}));
   }
   const Json& free = j["segments"][0];
   EXPECT_EQ(free["object"], "tool");
@@ -147,6 +150,8 @@ TEST_F(PathReportFiles, JsonRoundTrip) {
   EXPECT_EQ(free["min_distance"].get<double>(), 1.0 / 3.0);
   EXPECT_EQ(free["steps"], 4);
   EXPECT_EQ(free["time_us"].get<double>(), 12.3456);
+  EXPECT_EQ(free["min_distance_t"].get<double>(), 0.1);
+  EXPECT_EQ(free["min_distance_with"], "vise, \"left\"");
 
   const Json& hit = j["segments"][1];
   EXPECT_EQ(hit["object"], "holder, \"HSK\"");
@@ -164,6 +169,8 @@ TEST_F(PathReportFiles, JsonRoundTrip) {
   EXPECT_EQ(undecided["t_hit"].get<double>(), 1.25);
   EXPECT_TRUE(undecided["with"].is_null());
   EXPECT_TRUE(undecided["min_distance"].is_null());
+  EXPECT_TRUE(undecided["min_distance_t"].is_null());
+  EXPECT_TRUE(undecided["min_distance_with"].is_null());
 
   ASSERT_EQ(j["waypoints"].size(), 2u);
   for (const Json& w : j["waypoints"]) {
@@ -225,11 +232,12 @@ TEST_F(PathReportFiles, CsvExactText) {
   write_path_report(sample_report(), path.string());
   EXPECT_EQ(slurp(path),
             "object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,"
-            "time_us\n"
-            "tool,0,0.30000000000000004,free,,,,,0.33333333333333331,4,12.346\n"
+            "time_us,min_distance_t,min_distance_with\n"
+            "tool,0,0.30000000000000004,free,,,,,0.33333333333333331,4,12.346,"
+            "0.10000000000000001,\"vise, \"\"left\"\"\"\n"
             "\"holder, \"\"HSK\"\"\",0.30000000000000004,1e-300,collides,"
-            "0.70000000000000007,\"fixture\nA\",7,4294967295,0,18446744073709551615,0.000\n"
-            "tool,1,2,undecided,1.25,,,,,1000,5.000\n");
+            "0.70000000000000007,\"fixture\nA\",7,4294967295,0,18446744073709551615,0.000,,\n"
+            "tool,1,2,undecided,1.25,,,,,1000,5.000,,\n");
 }
 
 TEST_F(PathReportFiles, CsvOfNoSegmentsIsTheHeader) {
@@ -237,7 +245,7 @@ TEST_F(PathReportFiles, CsvOfNoSegmentsIsTheHeader) {
   write_path_report(PathReport{}, path.string());
   EXPECT_EQ(slurp(path),
             "object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,"
-            "time_us\n");
+            "time_us,min_distance_t,min_distance_with\n");
 }
 
 TEST_F(PathReportFiles, ReplacesAnExistingFile) {

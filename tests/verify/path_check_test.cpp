@@ -275,7 +275,16 @@ TEST_F(PathCheckTest, ClearanceAndPaddingTurnNearMissesIntoFindings) {
       {"plate", save("plate", make_triangle({5, 1.01, 0}, {5, 2, -1}, {5, 2, 1})), false, Pose{}});
   scene.objects.push_back({"octa", save("octa", make_octahedron()), 0});
   const Trajectory pass = one_path("octa", {at(0, 2, 0, 0), at(1, 8, 0, 0)});
-  EXPECT_EQ(check_path(scene, pass, options(true))->segments[0].status, SegmentStatus::free);
+  const PathReport free = *check_path(scene, pass, options(true));
+  EXPECT_EQ(free.segments[0].status, SegmentStatus::free);
+  // Closest when the top corner (x, 1, 0) passes under the plate's corner: 0.01 at x = 5, t = 0.5
+  // (for |x - 5| <= 0.01 the corners are nearest, at distance sqrt((x - 5)^2 + 0.01^2)).
+  EXPECT_NEAR(free.segments[0].min_distance, 0.01, 1e-12);
+  EXPECT_NEAR(free.segments[0].min_distance_t, 0.5, 1e-6);
+  EXPECT_EQ(free.segments[0].min_distance_with, "plate");
+  EXPECT_EQ(free.summary.worst_clearance, free.segments[0].min_distance);
+  EXPECT_EQ(free.summary.worst_clearance_t, free.segments[0].min_distance_t);
+  EXPECT_EQ(free.summary.worst_clearance_with, "plate");
   PathCheckOptions o = options(true);
   o.clearance = 0.02;
   const PathReport r = *check_path(scene, pass, o);
@@ -377,6 +386,25 @@ TEST_F(PathCheckTest, AgreesWithDenseSamplingAndBruteForceDistances) {
     }
   }
   EXPECT_GT(colliding, 3);  // the scene is dense enough to test something
+  // A free segment's least distance is the distance at min_distance_t; over a translation it is
+  // the least over the whole segment, so no sample comes nearer.
+  int free_translations = 0;
+  for (std::size_t s = 0; s < r.segments.size(); ++s) {
+    const SegmentReport& seg = r.segments[s];
+    if (seg.status != SegmentStatus::free) continue;
+    SCOPED_TRACE("free segment " + std::to_string(s));
+    auto distance_at = [&](double t) {
+      return brute_force_distance(env, Pose{}, object, to_pose(state_at(waypoints, t)));
+    };
+    EXPECT_NEAR(distance_at(seg.min_distance_t), seg.min_distance, 1e-7);
+    EXPECT_EQ(seg.min_distance_with, "soup");
+    if (s % 3 != 1) continue;  // a rotation: the least over the check's samples only
+    ++free_translations;
+    for (int i = 0; i <= 40; ++i) {
+      EXPECT_GE(distance_at(seg.t0 + (seg.t1 - seg.t0) * i / 40), seg.min_distance - 1e-12);
+    }
+  }
+  EXPECT_GT(free_translations, 3);
   // Waypoint distances against all pairs.
   for (const WaypointReport& w : r.waypoints) {
     const double least =
@@ -423,6 +451,10 @@ TEST_F(PathCheckTest, SampleDistancesAreLeastOverEverything) {
     EXPECT_EQ(seg.status, SegmentStatus::free);
     // The turner is 2 from the plate at t = 0 (its corner (0, 1, 0)); the runner 6.5 at best.
     EXPECT_NEAR(seg.min_distance, seg.object == "turner" ? 2.0 : 6.5, 1e-9) << seg.object;
+    EXPECT_EQ(seg.min_distance_with, "plate");
+    if (seg.object == "turner") {
+      EXPECT_EQ(seg.min_distance_t, 0.0);
+    }
   }
 }
 
