@@ -7,8 +7,8 @@
 //
 // Slerp turns at a constant rate about one axis, so over a time h within a segment a point at
 // distance r from the object's origin moves at most h (|x1 - x0| + theta r) / (t1 - t0), x0 and
-// x1 the segment's end translations and theta its rotation angle (twice the quaternions' arc). Certified continuous checks rest on that
-// bound (verify/path_check.hpp).
+// x1 the segment's end translations and theta its rotation angle (twice the quaternions' arc).
+// Certified continuous checks rest on that bound (verify/path_check.hpp).
 #include <array>
 #include <cstddef>
 #include <vector>
