@@ -489,28 +489,32 @@ class PathChecker {
       const Sample here = sample(i, s, caps, worker, &mask);
       record(s, here);
       if (here.hit >= 0) return hit(here, s);
-      double step = b - s;
+      double step = kInf;
       for (std::size_t k = 0; k < others.size(); ++k) {
         if (!mask[k] || !std::isfinite(distances[k]) || speeds[k] == 0) continue;
         const double room = distances[k] - others[k].clearance - errors[k];
         step = std::min(step, room > 0 ? room / speeds[k] : 0.0);
       }
-      if (s + step >= b) return {};  // [s, b] proved free
+      if (step >= b - s) return {};  // [s, b] proved free
+      // The end of the proved step, rounded down so that no rounding goes past the proof (at
+      // large times an ulp of s can exceed a short step's last digits).
+      double next = s + step;
+      if (next - s > step) next = std::nextafter(next, s);
       if (step < options_.time_tolerance) {
         // Near contact the steps shrink geometrically (the bound's speed exceeds the rate the
         // distance falls). A sample a tolerance ahead that collides puts the first contact in
-        // (s, next]: t_hit = s is within the tolerance of it and never later.
-        const double next = std::min(s + options_.time_tolerance, b);
+        // (s, s + tolerance]: t_hit = s is within the tolerance of it and never later.
+        const double probe_t = std::min(s + options_.time_tolerance, b);
         ++steps;
-        const Sample ahead = sample(i, next, {}, worker, &mask);
-        record(next, ahead);
+        const Sample ahead = sample(i, probe_t, {}, worker, &mask);
+        record(probe_t, ahead);
         if (ahead.hit >= 0) return hit(ahead, s);
         // Steps at the resolution of the distance's rounding bound: the objects are within it.
         if (step < options_.time_tolerance * 1e-6 || s + step == s) {
           return within_rounding(i, mask, s, b, errors, worker, record, steps);
         }
       }
-      s += step;
+      s = next;
     }
   }
 
