@@ -510,16 +510,17 @@ class PathChecker {
         record(probe_t, ahead);
         if (ahead.hit >= 0) return hit(ahead, s);
         // Steps at the resolution of the distance's rounding bound: the objects are within it.
-        if (step < options_.time_tolerance * 1e-6 || s + step == s) {
-          return within_rounding(i, mask, s, b, errors, worker, record, steps);
+        if (step < options_.time_tolerance * 1e-6 || next == s) {
+          return within_rounding(i, mask, s, b, speeds, errors, worker, record, steps);
         }
       }
       s = next;
     }
   }
 
-  // Object i is within the distance's rounding bound e of its clearance to something at time s,
-  // so advancement cannot step, and the sample at s + tolerance did not touch. A slow approach
+  // Object i is within the distance's rounding bound e of its clearance to something at time s
+  // (or within what it moves in an ulp of the time, at large times; e below includes that), so
+  // advancement cannot step, and the sample at s + tolerance did not touch. A slow approach
   // (the distance falling far slower than the speed bound) spends longer than the tolerance within
   // e before touching: samples at s + 2, 4, 8, ... tolerances, each still within e of something,
   // find the contact, and t_hit = s: never later than the first contact, and the time between is
@@ -528,8 +529,8 @@ class PathChecker {
   // of the stretch or of steps.
   template <typename Record>
   Outcome within_rounding(std::uint32_t i, const std::vector<char>& mask, double s, double b,
-                          const std::vector<double>& errors, Worker<K>& worker, Record& record,
-                          std::uint64_t& steps) {
+                          const std::vector<double>& speeds, const std::vector<double>& errors,
+                          Worker<K>& worker, Record& record, std::uint64_t& steps) {
     const std::vector<Other>& others = others_[i];
     const Outcome undecided{SegmentStatus::undecided, s, -1, {}};
     for (double h = 2 * options_.time_tolerance;; h *= 2) {
@@ -539,9 +540,13 @@ class PathChecker {
       const Sample probe = sample(i, at, {}, worker, &mask);
       record(at, probe);
       if (probe.hit >= 0) return Outcome{SegmentStatus::collides, s, probe.hit, probe.hit_pair};
+      // Within what advancement can resolve: e, and what the pair moves in two ulps of the time
+      // (at large times steps below an ulp do not advance).
+      const double two_ulps = 2 * (std::nextafter(at, kInf) - at);
       bool within = false;
       for (std::size_t k = 0; k < others.size(); ++k) {
-        within = within || (mask[k] && worker.distances[k] - others[k].clearance <= errors[k]);
+        within = within || (mask[k] && worker.distances[k] - others[k].clearance <=
+                                           errors[k] + speeds[k] * two_ulps);
       }
       if (!within || at >= b) return undecided;
     }

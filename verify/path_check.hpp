@@ -25,7 +25,8 @@
 //   step would be shorter than the time tolerance, one more sample at s + tolerance either
 //   collides (then t_hit = s: the first contact lies in (s, s + tolerance], so t_hit is within
 //   the tolerance of it and never later). If the distance is then within its rounding bound e
-//   (about 2^-40 of the scene's size), advancement cannot step at all: samples at s + 2, 4, 8, ...
+//   (about 2^-40 of the scene's size, plus what the pair moves in two ulps of the time),
+//   advancement cannot step at all: samples at s + 2, 4, 8, ...
 //   tolerances, each still within e of something, go on to the contact (a slow approach), and
 //   t_hit = s, never later than the contact, the time between spent within e; a sample farther
 //   than e from everything (a graze) makes the segment "undecided", as does reaching max_steps.

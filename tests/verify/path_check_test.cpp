@@ -239,6 +239,17 @@ TEST_F(PathCheckTest, SlowApproachWithinRoundingIsFoundNotUndecided) {
   EXPECT_LE(r.segments[0].t_hit, 0.5);
   EXPECT_GT(r.segments[0].t_hit, 0.5 - 1e-6);
   EXPECT_EQ(r.segments[0].with, "plate");
+  // The same a million seconds later: steps below an ulp of the time (1.2e-10) must not stall.
+  const double t0 = 1e6;
+  const Trajectory late =
+      one_path("octa", {at(t0, 0, 0, 1 + 2.5e-4), at(t0 + 1, 0, 0, 1 - 2.5e-4, 0.2)});
+  const PathReport l = *check_path(scene, late, options(true));
+  ASSERT_EQ(l.segments[0].status, SegmentStatus::collides)
+      << l.segments[0].t_hit - t0 << " " << l.segments[0].steps << " "
+      << l.segments[0].min_distance;
+  EXPECT_LE(l.segments[0].t_hit, t0 + 0.5 + 1e-9);
+  EXPECT_GT(l.segments[0].t_hit, t0 + 0.5 - 1e-6);
+  EXPECT_LT(l.segments[0].steps, 20000u);
 }
 
 // Translations are decided by sweeps: a cube sliding 1e-6 above a plate along its whole length
