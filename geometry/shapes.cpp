@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -264,6 +265,77 @@ Mesh make_tetrahedra(Vec3 box_lo, Vec3 box_hi, int count, double size, std::uint
     m.add_triangle(v[0], v[3], v[1]);
     m.add_triangle(v[1], v[3], v[2]);
     m.add_triangle(v[2], v[3], v[0]);
+  }
+  return m;
+}
+
+Mesh make_box(Vec3 lo, Vec3 hi) {
+  Mesh m;
+  for (int i = 0; i < 8; ++i) {
+    m.add_vertex(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+  }
+  // Corner i has bit 0 for x, bit 1 for y, bit 2 for z; each face counter-clockwise from outside.
+  const std::uint32_t faces[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6},
+                                      {0, 1, 4}, {1, 5, 4}, {2, 6, 3}, {3, 6, 7},
+                                      {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  for (const auto& f : faces) m.add_triangle(f[0], f[1], f[2]);
+  return m;
+}
+
+Mesh make_heightfield_block(const std::vector<double>& xs, const std::vector<double>& ys,
+                            double base_z, const std::vector<double>& heights) {
+  const std::size_t nx = xs.size(), ny = ys.size();
+  if (nx < 2 || ny < 2 || heights.size() != nx * ny) {
+    throw std::invalid_argument(
+        "height field block: need a 2 x 2 grid or more and one height per "
+        "grid vertex");
+  }
+  for (std::size_t i = 1; i < nx; ++i) {
+    if (!(xs[i] > xs[i - 1])) throw std::invalid_argument("height field block: xs must increase");
+  }
+  for (std::size_t j = 1; j < ny; ++j) {
+    if (!(ys[j] > ys[j - 1])) throw std::invalid_argument("height field block: ys must increase");
+  }
+  for (const double h : heights) {
+    if (!(h > base_z) || !std::isfinite(h)) {
+      throw std::invalid_argument(
+          "height field block: every height must be finite and above "
+          "the base");
+    }
+  }
+  Mesh m;
+  // Top vertices first (index j * nx + i), then the bottom ones (offset nx * ny).
+  for (std::size_t j = 0; j < ny; ++j) {
+    for (std::size_t i = 0; i < nx; ++i) m.add_vertex(xs[i], ys[j], heights[j * nx + i]);
+  }
+  for (std::size_t j = 0; j < ny; ++j) {
+    for (std::size_t i = 0; i < nx; ++i) m.add_vertex(xs[i], ys[j], base_z);
+  }
+  auto top = [&](std::size_t i, std::size_t j) { return static_cast<std::uint32_t>(j * nx + i); };
+  auto bottom = [&](std::size_t i, std::size_t j) {
+    return static_cast<std::uint32_t>(nx * ny + j * nx + i);
+  };
+  for (std::size_t j = 0; j + 1 < ny; ++j) {
+    for (std::size_t i = 0; i + 1 < nx; ++i) {
+      // Counter-clockwise seen from above on top, from below on the bottom.
+      m.add_triangle(top(i, j), top(i + 1, j), top(i + 1, j + 1));
+      m.add_triangle(top(i, j), top(i + 1, j + 1), top(i, j + 1));
+      m.add_triangle(bottom(i, j), bottom(i + 1, j + 1), bottom(i + 1, j));
+      m.add_triangle(bottom(i, j), bottom(i, j + 1), bottom(i + 1, j + 1));
+    }
+  }
+  // Sides: a quad from the bottom edge to the top edge, counter-clockwise from outside.
+  auto side = [&](std::uint32_t b0, std::uint32_t b1, std::uint32_t t0, std::uint32_t t1) {
+    m.add_triangle(b0, b1, t1);
+    m.add_triangle(b0, t1, t0);
+  };
+  for (std::size_t i = 0; i + 1 < nx; ++i) {
+    side(bottom(i, 0), bottom(i + 1, 0), top(i, 0), top(i + 1, 0));  // y = ys.front(): -y
+    side(bottom(i + 1, ny - 1), bottom(i, ny - 1), top(i + 1, ny - 1), top(i, ny - 1));  // +y
+  }
+  for (std::size_t j = 0; j + 1 < ny; ++j) {
+    side(bottom(nx - 1, j), bottom(nx - 1, j + 1), top(nx - 1, j), top(nx - 1, j + 1));  // +x
+    side(bottom(0, j + 1), bottom(0, j), top(0, j + 1), top(0, j));                      // -x
   }
   return m;
 }

@@ -2,6 +2,7 @@
 // Analytic test and demo shapes, tessellated into triangle meshes. Deterministic for a given
 // seed on every platform (own uniform draw from std::mt19937_64, no <random> distributions).
 #include <cstdint>
+#include <vector>
 
 #include "geometry/mesh.hpp"
 #include "geometry/pose.hpp"
@@ -43,6 +44,19 @@ Mesh make_axe(int edge_segments);
 // they join). About `triangles` triangles: within 3% from 1,500 up; each of the 10 parts keeps
 // at least 16.
 Mesh make_airplane(double length, int triangles);
+
+// The box [lo, hi]: closed, triangles facing outward (12 triangles).
+Mesh make_box(Vec3 lo, Vec3 hi);
+
+// A closed block whose top is a height field: over the grid xs (increasing) by ys (increasing)
+// the top vertex (xs[i], ys[j]) is at heights[j * xs.size() + i], the bottom is the plane
+// z = base_z (every height must be above it), and the four sides are vertical. Top and bottom
+// are the grid's cells split into two triangles, the sides one quad per boundary edge, all facing
+// outward, so the mesh is a solid (closed, consistently oriented): 4 (nx - 1)(ny - 1) +
+// 4 (nx - 1) + 4 (ny - 1) triangles for nx = xs.size(), ny = ys.size() (both at least 2).
+// Machined parts for NC checks: a floor with a pocket, a terrain-like surface.
+Mesh make_heightfield_block(const std::vector<double>& xs, const std::vector<double>& ys,
+                            double base_z, const std::vector<double>& heights);
 
 // Appends `part` to `mesh` (indices shifted).
 void append_mesh(Mesh& mesh, const Mesh& part);
