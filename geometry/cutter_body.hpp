@@ -1,0 +1,51 @@
+#pragma once
+// The cutting part of an NC tool as one convex body of revolution, and its erosion, for gouge
+// depths (issue 7).
+//
+// Gouge depth: a cutter at a position gouges the finished part by more than T when some point of
+// the part lies at least T inside the cutter, that is when the cutter eroded by T (the points
+// whose ball of radius T stays inside it, its inner parallel body) still meets the part. The
+// depth is the largest such T. Along a move the depth is the largest over its positions, so the
+// test body is the eroded cutter swept along the move (not the sweep eroded: a point deep inside
+// the swept region but never deep inside the cutter at one instant is no gouge).
+//
+// Every cutter shape is convex and of one form:
+//   B = {(r, z): z_lo <= z <= z_hi, r <= min(r_max, a + b z)} (+) ball(rounding),
+// r the distance from the axis, (+) the Minkowski sum. Its erosion by s is of the same form:
+// a Minkowski sum with a ball loses s of its rounding, B = K (+) ball(rho) eroding to
+// K (+) ball(rho - s) for s <= rho; beyond that K itself erodes, and the erosion of an
+// intersection of convex sets is the intersection of their erosions: each bounding plane moves
+// in by s, the cylinder's radius by s and the cone's surface by s along its normal, that is its
+// radius by s sqrt(1 + b^2).
+//
+// The shapes (R = diameter / 2, L = cutting length):
+//   flat:  z in [0, L], r <= R;
+//   ball:  z in [R, L], r <= 0, rounding R (the axis segment swept by the ball);
+//   bull:  z in [r, L], r <= R - r, rounding r (corner radius r);
+//   cone:  z in [0, L], r <= min(R, tip + z tan(angle / 2)).
+// Ball and bull-nose bodies are also rounded on top, up to L + rounding: larger than the cutter
+// there, never smaller, so depths are never underestimated (the shank sits above L anyway).
+#include <optional>
+
+#include "geometry/revolved_solid.hpp"
+
+namespace kdop {
+
+struct CutterBody {
+  double z_lo = 0, z_hi = 0;
+  double r_max = 0;     // the cylinder's radius
+  double a = 0, b = 0;  // the cone's radius a + b z (b >= 0)
+  double rounding = 0;
+};
+
+// The cutter of `tool` as a convex body (see above). Throws std::invalid_argument as make_cutter.
+CutterBody cutter_body(const ToolParameters& tool);
+
+// The body eroded by s >= 0; nullopt when nothing is left (every point is less than s deep).
+std::optional<CutterBody> eroded(const CutterBody& body, double s);
+
+// The body as primitives for the distance queries: a cone frustum and a cylinder above it, each
+// with the rounding (the Minkowski sum distributes over the union).
+RevolvedSolid to_solid(const CutterBody& body);
+
+}  // namespace kdop

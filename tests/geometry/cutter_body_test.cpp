@@ -1,0 +1,139 @@
+// Cutter bodies and their erosion against an independent 2-D model: a body of revolution is its
+// meridian cross-section (symmetric about the axis) swept round, so the distance of a point from
+// it, and the depth of a point inside it, are 2-D distances to a convex polygon (plus rounding).
+#include "geometry/cutter_body.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "geometry/shapes.hpp"
+
+namespace kdop {
+namespace {
+
+struct P2 {
+  double r, z;
+};
+
+// The cross-section of the body's core (before rounding), counter-clockwise in (r, z).
+std::vector<P2> section(const CutterBody& b) {
+  auto radius = [&](double z) { return std::max(0.0, std::min(b.r_max, b.a + b.b * z)); };
+  double lo = b.z_lo;
+  if (b.a + b.b * lo < 0) lo = -b.a / b.b;
+  const double join = b.b > 0 ? std::clamp((b.r_max - b.a) / b.b, lo, b.z_hi) : lo;
+  return {{radius(lo), lo},          {radius(join), join},  {radius(b.z_hi), b.z_hi},
+          {-radius(b.z_hi), b.z_hi}, {-radius(join), join}, {-radius(lo), lo}};
+}
+
+double segment_distance_2d(P2 p, P2 a, P2 b) {
+  const double dr = b.r - a.r, dz = b.z - a.z, len2 = dr * dr + dz * dz;
+  double t = len2 > 0 ? ((p.r - a.r) * dr + (p.z - a.z) * dz) / len2 : 0;
+  t = std::clamp(t, 0.0, 1.0);
+  return std::hypot(p.r - (a.r + t * dr), p.z - (a.z + t * dz));
+}
+
+// Signed distance to the polygon: negative inside (minus the depth).
+double signed_distance(const std::vector<P2>& poly, P2 p) {
+  double d = 1e300;
+  bool inside = true;
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const P2 a = poly[i], b = poly[(i + 1) % poly.size()];
+    d = std::min(d, segment_distance_2d(p, a, b));
+    const double cross = (b.r - a.r) * (p.z - a.z) - (b.z - a.z) * (p.r - a.r);
+    if ((b.r != a.r || b.z != a.z) && cross < 0) inside = false;
+  }
+  return inside ? -d : d;
+}
+
+// How deep (r, z) lies inside the body (negative: its distance outside).
+double depth(const CutterBody& b, P2 p) {
+  return b.rounding - signed_distance(section(b), p);
+}
+
+std::vector<ToolParameters> tools() {
+  std::vector<ToolParameters> t(6);
+  for (ToolParameters& p : t) {
+    p.diameter = 10;
+    p.cutting_length = 20;
+    p.length = 20;
+  }
+  t[0].shape = CutterShape::kFlat;
+  t[1].shape = CutterShape::kBall;
+  t[2].shape = CutterShape::kBullNose;
+  t[2].corner_radius = 2;
+  t[3].shape = CutterShape::kCone;
+  t[3].included_angle = 90;
+  t[4].shape = CutterShape::kCone;
+  t[4].included_angle = 30;
+  t[4].tip_diameter = 1;
+  t[5].shape = CutterShape::kCone;  // a cone reaching past the cutting length
+  t[5].included_angle = 10;
+  return t;
+}
+
+TEST(CutterBody, ContainsTheCutterAndEqualsItBelow) {
+  std::uint64_t seed = 3;
+  for (const ToolParameters& tool : tools()) {
+    const RevolvedSolid body = to_solid(cutter_body(tool));
+    const RevolvedSolid cutter = make_cutter(tool);
+    for (int i = 0; i < 500; ++i) {
+      const Vec3 n{2 * next_uniform(seed) - 1, 2 * next_uniform(seed) - 1,
+                   2 * next_uniform(seed) - 1};
+      const double hb = support_value(body, n), hc = support_value(cutter, n);
+      EXPECT_GE(hb, hc - 1e-12);
+      if (n.z <= 0) {
+        EXPECT_NEAR(hb, hc, 1e-12) << "shape " << int(tool.shape);
+      }
+    }
+  }
+}
+
+// The support function of the 2-D model (its vertices with r >= 0, swept round, plus rounding).
+double model_support(const CutterBody& b, Vec3 n) {
+  double best = -1e300;
+  for (const P2& p : section(b)) {
+    if (p.r >= 0) best = std::max(best, p.r * std::hypot(n.x, n.y) + p.z * n.z);
+  }
+  return best + b.rounding * norm(n);
+}
+
+TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
+  std::uint64_t seed = 11;
+  for (const ToolParameters& tool : tools()) {
+    const CutterBody body = cutter_body(tool);
+    for (const double s : {0.0, 0.3, 1.0, 2.5, 4.9, 6.0}) {
+      const std::optional<CutterBody> e = eroded(body, s);
+      int kept = 0;
+      for (int i = 0; i < 4000; ++i) {
+        const P2 p{-6 + 12 * next_uniform(seed), -1 + 23 * next_uniform(seed)};
+        const double d = depth(body, p);
+        const bool in_eroded = e && depth(*e, p) >= 0;
+        if (d >= s + 1e-9) {
+          EXPECT_TRUE(in_eroded) << "shape " << int(tool.shape) << " s " << s;
+        } else if (d <= s - 1e-9) {
+          EXPECT_FALSE(in_eroded) << "shape " << int(tool.shape) << " s " << s;
+        }
+        kept += in_eroded;
+      }
+      if (s <= 0.3) {
+        EXPECT_GT(kept, 0) << "shape " << int(tool.shape) << " s " << s;
+      }
+      if (!e) continue;
+      // The primitives handed to the distance queries are that body.
+      const RevolvedSolid solid = to_solid(*e);
+      for (int i = 0; i < 200; ++i) {
+        const Vec3 n{2 * next_uniform(seed) - 1, 2 * next_uniform(seed) - 1,
+                     2 * next_uniform(seed) - 1};
+        EXPECT_NEAR(support_value(solid, n), model_support(*e, n), 1e-12);
+      }
+    }
+  }
+  // A flat 10 mm end mill is 5 deep at most: nothing survives 5.01.
+  EXPECT_FALSE(eroded(cutter_body(tools()[0]), 5.01));
+}
+
+}  // namespace
+}  // namespace kdop
