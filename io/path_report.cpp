@@ -11,21 +11,15 @@
 
 #include "io/csv_text.hpp"
 #include "io/io_error.hpp"
+#include "io/report_json.hpp"
 #include "io/result_file.hpp"
 
 namespace kdop {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-// Non-finite numbers have no JSON spelling: null, like a value that was not computed.
-Json number(double v) {
-  return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
-
-Json name_or_null(const std::string& s) {
-  return s.empty() ? Json(nullptr) : Json(s);
-}
+using report_json::Json;
+using report_json::name_or_null;
+using report_json::number;
 
 Json pair_json(const std::optional<TrianglePair>& pair) {
   if (!pair) return nullptr;
@@ -101,28 +95,14 @@ Json summary_json(const PathSummary& s) {
   return j;
 }
 
-// One line per element, so a long report stays readable and diffs well.
-void put_json_array(std::string& out, const char* key, const Json& items) {
-  out += "  \"";
-  out += key;
-  out += "\": [";
-  bool first = true;
-  for (const Json& item : items) {
-    out += first ? "\n    " : ",\n    ";
-    out += item.dump(-1, ' ', false, Json::error_handler_t::replace);
-    first = false;
-  }
-  out += first ? "],\n" : "\n  ],\n";
-}
-
 std::string json_text(const PathReport& report) {
   Json segments = Json::array();
   for (const SegmentReport& s : report.segments) segments.push_back(segment_json(s));
   Json waypoints = Json::array();
   for (const WaypointReport& w : report.waypoints) waypoints.push_back(waypoint_json(w));
   std::string out = "{\n";
-  put_json_array(out, "segments", segments);
-  put_json_array(out, "waypoints", waypoints);
+  report_json::put_array(out, "segments", segments);
+  report_json::put_array(out, "waypoints", waypoints);
   out += "  \"summary\": ";
   out += summary_json(report.summary).dump(-1, ' ', false, Json::error_handler_t::replace);
   out += "\n}\n";

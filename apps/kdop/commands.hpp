@@ -68,6 +68,13 @@ struct PathArgs {
   BuildOptions build;
 };
 
+struct NcArgs {
+  std::string program, moves;
+};
+
+CLI::App* add_nc_command(CLI::App& app, NcArgs& args);
+int run_nc(const NcArgs& args);
+
 CLI::App* add_path_command(CLI::App& app, PathArgs& args);
 int run_path(const PathArgs& args);
 

@@ -35,11 +35,13 @@ int main(int argc, char** argv) {
   CheckArgs check;
   DemoArgs demo;
   PathArgs path;
+  NcArgs nc;
   CLI::App* check_cmd = add_check_command(app, check);
   CLI::App* batch_cmd = add_batch_command(app, batch);
   CLI::App* demo_cmd = add_demo_command(app, demo);
   CLI::App* build_cmd = add_build_command(app, build);
   CLI::App* path_cmd = add_path_command(app, path);
+  CLI::App* nc_cmd = add_nc_command(app, nc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     if (demo_cmd->parsed()) return run_demo(demo);
     if (build_cmd->parsed()) return run_build(build);
     if (path_cmd->parsed()) return run_path(path);
+    if (nc_cmd->parsed()) return run_nc(nc);
   } catch (const InputError& e) {
     std::cerr << "kdop: " << e.what() << "\n";
     return kExitInputError;

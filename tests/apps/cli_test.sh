@@ -432,6 +432,32 @@ expect "batch clearance far" grep -q "^far,0,0,.*,2$" out.txt
 check "batch clearance json" 1 "$kdop" batch --env cube.obj --object cube.obj --poses clear.csv --clearance 0.6 -q --out clear.json --mode all
 expect "batch clearance json distance" grep -q '"min_distance":2}' clear.json
 
+# kdop nc --moves: a G-code program expanded into its moves.
+mkdir -p nc && cat >nc/part.ngc <<'NGC'
+%
+(a pocket corner and a drilled hole)
+N10 G21 G90 G17 F300
+N20 G0 X0 Y0 Z5
+N30 G1 Z-1
+N40 G2 X10 Y0 I5 J0
+N50 G81 X20 Y0 Z-3 R2
+N60 G80 M30
+%
+NGC
+check "nc moves" 0 "$kdop" nc --program nc/part.ngc --moves nc/moves.csv
+expect "nc moves header" grep -q "^line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,dir,turns,tool,tool_length,block$" nc/moves.csv
+expect "nc moves arc row" grep -q "^6,40,arc,0,0,-1,10,0,-1,5,0,-1,17,cw,1,0,0,N40 G2 X10 Y0 I5 J0$" nc/moves.csv
+expect "nc moves rows" test "$(wc -l <nc/moves.csv)" -eq 8
+printf 'G21 F100\nG0 X0\nG2 X10 Y0 R4\n' >nc/bad.ngc
+check "nc bad program" 2 "$kdop" nc --program nc/bad.ngc --moves nc/bad.csv
+expect "nc error names the line" grep -q "nc/bad.ngc: line 3: arc radius" err.txt
+expect "nc no partial output" test ! -e nc/bad.csv
+expect "nc no temporary left" test -z "$(ls nc | grep tmp)"
+check "nc without --moves" 2 "$kdop" nc --program nc/part.ngc
+expect "nc says --setup" grep -q -- "--setup" err.txt
+check "nc missing program" 2 "$kdop" nc --program nc/none.ngc --moves nc/x.csv
+check "nc bad extension" 2 "$kdop" nc --program nc/part.ngc --moves nc/x.txt
+
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help
