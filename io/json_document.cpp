@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -182,6 +183,15 @@ void Checks::check_keys(const Json& entry, const std::string& path,
     for (const char* k : allowed) expected += (expected.empty() ? "" : ", ") + std::string(k);
     fail(path, "unknown key " + text::quote(key) + " (expected " + expected + ")");
   }
+}
+
+std::string format_number(double v) {
+  char buf[400];
+  const double a = std::fabs(v);
+  const bool plain = a == 0 || (a >= 1e-4 && a < 1e15);
+  const auto result = plain ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                            : std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, result.ptr);
 }
 
 }  // namespace kdop::json

@@ -31,6 +31,10 @@ std::string path_component(const std::string& parent, const std::string& key);
 // An array element as a JSON path component: parent[index].
 std::string path_index(const std::string& parent, std::size_t index);
 
+// The shortest text that reads back as v ("0.1", not "0.10000000000000001"), in plain digits
+// for everyday magnitudes ("100000", not "1e+05"): numbers in messages.
+std::string format_number(double v);
+
 // Parses `text` (named `file` in messages); IoError on a syntax error (with its byte offset), a
 // duplicate key or a number out of range (with its key path).
 Json parse(std::string_view text, const std::string& file);

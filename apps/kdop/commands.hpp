@@ -70,6 +70,10 @@ struct PathArgs {
 
 struct NcArgs {
   std::string program, moves;
+  std::string setup, tools, out;
+  double tolerance = -1;  // < 0: the setup's
+  unsigned threads = 0;
+  bool quiet = false;
 };
 
 CLI::App* add_nc_command(CLI::App& app, NcArgs& args);

@@ -1,42 +1,153 @@
-// kdop nc: a G-code program read and expanded into its moves (--moves). Checking a program
-// against a setup (--setup) is not available yet, so without --moves the command refuses to run
-// rather than half-work.
+// kdop nc: a G-code program checked against a setup (stock, part, fixtures) with the tools of a
+// tool library (--setup), or only read and expanded into its moves (--moves).
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
 #include "io/gcode_program.hpp"
 #include "io/nc_moves_file.hpp"
+#include "io/nc_report.hpp"
+#include "io/nc_setup.hpp"
+#include "io/path_report.hpp"
+#include "io/tool_library.hpp"
+#include "verify/nc_check.hpp"
 
 namespace kdop::cli {
 
 CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   CLI::App* cmd = app.add_subcommand(
       "nc",
-      "NC programs (RS274/LinuxCNC G-code): --moves writes the expanded move list (tool tip, "
-      "machine coordinates, mm). Exit 0: done, 2: usage or input error (file: line N: why).");
+      "NC programs (RS274/LinuxCNC G-code): with --setup, every move is checked continuously for "
+      "holder/shank collisions, rapids into material and gouges; --moves writes the expanded "
+      "move list. Exit 0: nothing found, 1: findings, 2: usage or input error "
+      "(file: line N: why), 130: interrupted.");
   cmd->add_option("--program", args.program, "G-code program (.nc, .ngc, .tap, ...)")->required();
+  cmd->add_option("--setup", args.setup,
+                  "Setup JSON: stock, part, fixtures, tolerance, tools, work offsets");
+  cmd->add_option("--tools", args.tools, "Tool library JSON or .camotics (default: the setup's)");
+  cmd->add_option("--tolerance", args.tolerance, "Gouge tolerance, mm (default: the setup's)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--out", args.out, "Findings report: .json or .csv (written atomically)");
+  cmd->add_option("--threads", args.threads, "Worker threads (0: all)");
+  cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   cmd->add_option("--moves", args.moves,
                   "Expanded moves as CSV: line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,dir,turns,"
                   "tool,tool_length,block; written atomically");
   return cmd;
 }
 
+namespace {
+
+std::string summary_text(const NcReport& r, const std::string& program) {
+  const NcSummary& s = r.summary;
+  std::ostringstream out;
+  out << program << ": " << s.moves << " moves checked";
+  if (s.unchecked_moves > 0) out << " (" << s.unchecked_moves << " with no tool, not checked)";
+  out << "\n";
+  out << "findings: " << r.findings.size() << " (" << s.collisions << " collisions, "
+      << s.rapids_into_material << " rapids into material, " << s.gouges << " gouges)\n";
+  std::size_t shown = 0;
+  for (const NcFinding& f : r.findings) {
+    if (++shown > 20) {
+      out << "  ... " << r.findings.size() - 20 << " more (--out for all)\n";
+      break;
+    }
+    char pos[128];
+    std::snprintf(pos, sizeof pos, "(%.4f, %.4f, %.4f)", f.position[0], f.position[1],
+                  f.position[2]);
+    out << "  line " << f.line << ": " << to_string(f.kind) << ", " << to_string(f.tool_part)
+        << " with " << f.object << " at " << pos;
+    if (f.kind == NcFindingKind::gouge) out << ", depth " << f.depth << " mm";
+    if (f.near) out << " (near: within 1e-6 mm of the threshold)";
+    if (f.initial_stock) out << " (initial stock: possibly a false alarm)";
+    out << "   | " << f.block << "\n";
+  }
+  if (s.gouges > 0) out << "deepest gouge: " << s.max_gouge_depth << " mm\n";
+  out << "tolerance: " << s.tolerance << " mm; time: parse " << s.parse_s << " s, check "
+      << s.check_s << " s on " << s.threads << " threads\n";
+  return out.str();
+}
+
+}  // namespace
+
 int run_nc(const NcArgs& args) {
-  if (args.moves.empty()) {
+  if (args.moves.empty() && args.setup.empty()) {
     throw InputError(
-        "kdop nc: checking a program needs --setup, which is not available yet; use --moves "
-        "out.csv to expand the program");
+        "kdop nc: give --setup SETUP.json to check the program, or --moves out.csv "
+        "to expand it");
   }
-  const std::string& out = args.moves;
-  if (out.size() < 4 || (out.compare(out.size() - 4, 4, ".csv") != 0 &&
-                         out.compare(out.size() - 4, 4, ".CSV") != 0)) {
-    throw InputError("--moves: expected a .csv file name, got '" + out + "'");
+  if (!args.moves.empty()) {
+    const std::string& out = args.moves;
+    if (out.size() < 4 || (out.compare(out.size() - 4, 4, ".csv") != 0 &&
+                           out.compare(out.size() - 4, 4, ".CSV") != 0)) {
+      throw InputError("--moves: expected a .csv file name, got '" + out + "'");
+    }
   }
-  const NcProgram program = read_gcode_program(args.program);
-  register_output_file(out);
-  write_nc_moves_csv(program, out);
-  return kExitClear;
+  if (!args.out.empty()) report_format_from_path(args.out);
+  if (args.setup.empty()) {
+    if (!args.out.empty() || !args.tools.empty() || args.tolerance >= 0) {
+      throw InputError("kdop nc: --out, --tools and --tolerance need --setup");
+    }
+    const NcProgram program = read_gcode_program(args.program);
+    register_output_file(args.moves);
+    write_nc_moves_csv(program, args.moves);
+    return kExitClear;
+  }
+
+  using Clock = std::chrono::steady_clock;
+  const NcSetupFile setup = read_nc_setup(args.setup);
+  const std::string tools_path = !args.tools.empty() ? args.tools : setup.tools;
+  if (tools_path.empty()) {
+    throw InputError(args.setup +
+                     ": no \"tools\" given; name a tool library there or with --tools");
+  }
+  const ToolLibrary tools = read_tool_library(tools_path);
+  const auto parse_start = Clock::now();
+  const NcProgram program = read_gcode_program(args.program, machine_setup(setup, tools));
+  const double parse_s = std::chrono::duration<double>(Clock::now() - parse_start).count();
+  if (!args.moves.empty()) {
+    register_output_file(args.moves);
+    write_nc_moves_csv(program, args.moves);
+  }
+
+  NcCheckOptions options;
+  options.tolerance = args.tolerance;
+  options.threads = args.threads;
+  options.cancel = &interrupt_flag();
+  const auto start = Clock::now();
+  ProgressLine progress(!args.quiet);
+  options.progress = [&](std::uint64_t done, std::uint64_t total) {
+    progress.update("kdop nc: " + std::to_string(done) + "/" + std::to_string(total) + " moves",
+                    std::chrono::duration<double>(Clock::now() - start).count());
+  };
+  std::optional<NcReport> report;
+  try {
+    report = check_nc(setup, tools, program, options);
+  } catch (const std::invalid_argument& e) {
+    progress.finish();
+    throw InputError(e.what());
+  }
+  progress.finish();
+  if (!report) {
+    std::cerr << "kdop: interrupted\n";
+    return kExitInterrupted;
+  }
+  report->summary.parse_s = parse_s;
+  if (!args.out.empty()) {
+    register_output_file(args.out);
+    write_nc_report(*report, args.out);
+  }
+  if (interrupted()) return kExitInterrupted;
+  const std::string text = summary_text(*report, args.program);
+  if (args.out.empty()) {
+    std::cout << text;
+  } else if (!args.quiet) {
+    std::cerr << text;
+  }
+  return report->findings.empty() ? kExitClear : kExitFinding;
 }
 
 }  // namespace kdop::cli

@@ -4,6 +4,7 @@
 set -uo pipefail
 kdop="$1"
 dir="$2"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"  # for examples/
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 2
 passed=0
 failed=0
@@ -457,6 +458,34 @@ check "nc without --moves" 2 "$kdop" nc --program nc/part.ngc
 expect "nc says --setup" grep -q -- "--setup" err.txt
 check "nc missing program" 2 "$kdop" nc --program nc/none.ngc --moves nc/x.csv
 check "nc bad extension" 2 "$kdop" nc --program nc/part.ngc --moves nc/x.txt
+
+# kdop nc --setup: the example job (examples/nc) has one rapid into the stock, one 0.5 mm gouge
+# and the holder running into a jaw.
+cp -r "$repo/examples/nc" ncx
+check "nc check finds" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/r.json
+expect "nc json rapid" grep -q '"line":16,"n":120,"block":"N120 G0 Z-1","kind":"rapid_into_material","tool_part":"cutter","object":"stock"' ncx/r.json
+expect "nc json gouge" grep -q '"kind":"gouge","tool_part":"cutter","object":"part","position":\[30.0,20.0,' ncx/r.json
+expect "nc json holder" grep -q '"line":24,"n":180,"block":"N180 G1 Z-2 F300","kind":"collision","tool_part":"holder","object":"jaw"' ncx/r.json
+expect "nc json summary" grep -q '"summary": {"moves":17,"unchecked_moves":0,"findings":5,"collisions":3,"rapids_into_material":1,"gouges":1' ncx/r.json
+check "nc check csv" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/r.csv -q
+expect "nc csv header" grep -q "^line,n,block,kind,tool_part,object,x,y,z,depth,near,initial_stock,move$" ncx/r.csv
+expect "nc csv rows" test "$(wc -l <ncx/r.csv)" -eq 6
+check "nc summary on stdout" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --threads 1
+expect "nc summary gouge line" grep -q "line 20: gouge, cutter with part" out.txt
+# Fixed: the gouge within the tolerance, the rapid a feed, the cut away from the jaw.
+sed -e 's/N120 G0 Z-1/N120 G1 Z-1 F300/' -e 's/Z-5.5/Z-5.005/' -e 's/Y52/Y40/' ncx/demo.nc >ncx/fixed.nc
+check "nc fixed program is clean" 0 "$kdop" nc --setup ncx/setup.json --program ncx/fixed.nc
+check "nc tolerance option" 1 "$kdop" nc --setup ncx/setup.json --program ncx/fixed.nc --tolerance 0.001
+check "nc setup missing" 2 "$kdop" nc --setup ncx/none.json --program ncx/demo.nc
+check "nc bad out extension" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/r.txt
+expect "nc no report on error" test ! -e ncx/r.txt
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >ncx/open.obj
+sed 's/"part.obj"/"open.obj"/' ncx/setup.json >ncx/open.json
+check "nc part not a solid" 2 "$kdop" nc --setup ncx/open.json --program ncx/demo.nc
+expect "nc solid error names it" grep -q "open.obj: part is not a closed solid" err.txt
+printf 'G21 G90\nT7 M6\nG0 X0\n' >ncx/t7.nc
+check "nc unknown tool" 2 "$kdop" nc --setup ncx/setup.json --program ncx/t7.nc
+expect "nc unknown tool line" grep -q "t7.nc: line 2" err.txt
 
 # Help documents every flag.
 check "help" 0 "$kdop" --help

@@ -397,8 +397,11 @@ OracleRun run_rs274(const fs::path& dir, const std::string& program, const NcSet
       v << buf;
     }
   }
-  const std::string command =
-      "cd '" + dir.string() + "' && rs274 -t tool.tbl -v p.var -g p.ngc 2>&1";
+  // Two rs274 processes at once crash (a bus error: it shares state between its instances), and
+  // ctest runs test cases in parallel processes: flock (util-linux) runs one at a time.
+  const std::string command = "cd '" + dir.string() +
+                              "' && flock /tmp/kdop_rs274.lock rs274 -t tool.tbl -v p.var -g p.ngc "
+                              "2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   OracleRun run;
   if (pipe == nullptr) {

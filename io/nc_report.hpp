@@ -1,0 +1,72 @@
+#pragma once
+// The report of `kdop nc` and the files it is written to. Plain data: verify/nc_check fills it,
+// this layer writes it.
+//
+// JSON (.json), keys in this order, one finding per line:
+//   {"findings": [{"line", "n", "block", "kind" ("collision"|"rapid_into_material"|"gouge"),
+//                  "tool_part" ("cutter"|"shank"|"holder"), "object", "position": [x, y, z],
+//                  "depth", "near", "initial_stock", "move"}],
+//    "summary": {"moves", "unchecked_moves", "findings", "collisions", "rapids_into_material",
+//                "gouges", "max_gouge_depth", "first_line" (null when none), "tolerance",
+//                "parse_s", "check_s", "threads"}}
+//   "n" is null for lines without an N number; "move" is the 0-based index in the expanded
+//   move list (`kdop nc --moves`).
+// CSV (.csv): one row per finding, header
+//   line,n,block,kind,tool_part,object,x,y,z,depth,near,initial_stock,move
+//   (near and initial_stock as 0/1; fields holding ',', '"' or a line break quoted as RFC 4180).
+// Numbers round-trip exactly; files are written to a temporary name and renamed at the end.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kdop {
+
+enum class NcFindingKind { collision, rapid_into_material, gouge };
+const char* to_string(NcFindingKind kind);
+
+enum class ToolPart { cutter, shank, holder };
+const char* to_string(ToolPart part);
+
+struct NcFinding {
+  std::uint64_t move = 0;  // index into the program's moves
+  std::uint32_t line = 0;
+  std::int64_t n = -1;
+  std::string block;
+  NcFindingKind kind = NcFindingKind::collision;
+  ToolPart tool_part = ToolPart::cutter;
+  std::string object;  // "stock", "part" or the fixture's name
+  // The tool tip (machine coordinates, mm) at the first contact found along the move, to within
+  // the bisection's resolution (1e-4 mm of travel).
+  std::array<double, 3> position{};
+  // gouge: the move's largest depth (mm); collision and rapid_into_material: the least distance
+  // bound (0 when they meet).
+  double depth = 0;
+  bool near = false;  // within delta of the threshold, not proved beyond it
+  // Against the stock: checked against the INITIAL stock, so possibly a false alarm where
+  // earlier moves removed the material.
+  bool initial_stock = false;
+};
+
+struct NcSummary {
+  std::uint64_t moves = 0;
+  std::uint64_t unchecked_moves = 0;  // no tool in the spindle
+  std::uint64_t collisions = 0, rapids_into_material = 0, gouges = 0;
+  double max_gouge_depth = 0;
+  std::uint32_t first_line = 0;  // of the first finding (0: none)
+  double tolerance = 0;
+  double parse_s = 0;  // reading and expanding the program (the caller fills it)
+  double check_s = 0;  // loading the setup and checking
+  unsigned threads = 1;
+};
+
+struct NcReport {
+  std::vector<NcFinding> findings;  // by move, then kind, tool part and object
+  NcSummary summary;
+};
+
+// Writes the report (.json or .csv by extension); IoError naming the file otherwise or if it
+// cannot be written.
+void write_nc_report(const NcReport& report, const std::string& path);
+
+}  // namespace kdop

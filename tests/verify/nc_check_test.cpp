@@ -1,0 +1,163 @@
+// NC checks on hand-built setups whose answers are known: a holder passing a clamp 0.001 mm
+// away or 0.001 mm into it, a plunge 0.5 mm into the finished part, a rapid into the stock, a
+// rapid through the clamp, a missing tool length offset, an arc grazing the clamp.
+#include "verify/nc_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kdop {
+namespace {
+
+// Machine coordinates: the stock 100 x 100 x 50 with its bottom at z = -400 (G54 puts program
+// zero there), the finished part its lower 40 mm, a tall clamp left of the stock.
+NcSetupFile setup() {
+  NcSetupFile s;
+  s.file = "setup.json";
+  s.stock.name = "stock";
+  s.stock.box = {0, 0, -400, 100, 100, -350};
+  s.has_part = true;
+  s.part.name = "part";
+  s.part.box = {0, 0, -400, 100, 100, -360};
+  NcSetupSolid clamp;
+  clamp.name = "clamp";
+  clamp.box = {-30, 40, -400, -10, 60, -250};
+  s.fixtures.push_back(clamp);
+  s.tolerance = 0.01;
+  s.work_offsets[0] = {0, 0, -400};
+  return s;
+}
+
+// A 10 mm flat end mill, 20 mm flutes, shank to 50, a 40 mm holder 30 tall: gauge length 80.
+ToolLibrary tools() {
+  ToolLibrary t;
+  t.file = "tools.json";
+  ToolSpec& spec = t.tools[1];
+  spec.number = 1;
+  spec.geometry.shape = CutterShape::kFlat;
+  spec.geometry.diameter = 10;
+  spec.geometry.cutting_length = 20;
+  spec.geometry.shank_diameter = 10;
+  spec.geometry.length = 50;
+  spec.geometry.holder = {{30, 40, 40}};
+  spec.gauge_length = 80;
+  return t;
+}
+
+// The findings, one per line, for failure messages.
+std::string describe(const NcReport& r) {
+  std::string out;
+  for (const NcFinding& f : r.findings) {
+    out += "line " + std::to_string(f.line) + " " + to_string(f.kind) + " " +
+           to_string(f.tool_part) + " " + f.object + " depth " + std::to_string(f.depth) + " at " +
+           std::to_string(f.position[0]) + "," + std::to_string(f.position[1]) + "," +
+           std::to_string(f.position[2]) + (f.near ? " near" : "") + "\n";
+  }
+  return out;
+}
+
+NcReport run(const std::string& body) {
+  const NcSetupFile s = setup();
+  const ToolLibrary t = tools();
+  const std::string text = "G21 G90 G54\nT1 M6\nG43 H1\n" + body + "M30\n";
+  const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, t));
+  NcCheckOptions o;
+  o.threads = 2;
+  return *check_nc(s, t, program, o);
+}
+
+TEST(NcCheck, HolderPassingTheClampByOneMicron) {
+  // Down beside the clamp (holder radius 20: its side 0.001 from the clamp's face x = -10),
+  // 1 above the stock, then along y past the clamp.
+  const NcReport miss = run("G0 X10.001 Y0\nG0 Z51\nG1 Y100 F1000\nG0 Z320\n");
+  EXPECT_TRUE(miss.findings.empty());
+  EXPECT_EQ(miss.summary.moves, 4u);
+  EXPECT_EQ(miss.summary.unchecked_moves, 0u);
+  const NcReport hit = run("G0 X9.999 Y0\nG0 Z51\nG1 Y100 F1000\nG0 Z320\n");
+  ASSERT_EQ(hit.findings.size(), 1u);
+  const NcFinding& f = hit.findings[0];
+  EXPECT_EQ(f.kind, NcFindingKind::collision);
+  EXPECT_EQ(f.tool_part, ToolPart::holder);
+  EXPECT_EQ(f.object, "clamp");
+  EXPECT_EQ(f.line, 6u);
+  EXPECT_FALSE(f.near);
+  // The holder's circle (radius 20 about x = 9.999) reaches x = -10 when it comes within
+  // sqrt(20^2 - 19.999^2) of the clamp's side y = 40.
+  EXPECT_NEAR(f.position[1], 40 - std::sqrt(400 - 19.999 * 19.999), 1e-3);
+  EXPECT_NEAR(f.position[2], -349, 1e-9);
+}
+
+TEST(NcCheck, PlungeGougingHalfAMillimetre) {
+  const NcReport r = run("G0 X50 Y50\nG0 Z52\nG1 Z39.5 F100\nG0 Z320\n");
+  ASSERT_EQ(r.findings.size(), 1u) << describe(r);
+  const NcFinding& f = r.findings[0];
+  EXPECT_EQ(f.kind, NcFindingKind::gouge);
+  EXPECT_EQ(f.object, "part");
+  EXPECT_EQ(f.line, 6u);
+  EXPECT_NEAR(f.depth, 0.5, 1e-5);
+  EXPECT_DOUBLE_EQ(r.summary.max_gouge_depth, f.depth);
+  // Within the tolerance: no gouge.
+  EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z39.995 F100\nG0 Z320\n").findings.empty());
+}
+
+TEST(NcCheck, RapidIntoTheStockAndThroughTheClamp) {
+  const NcReport r = run("G0 X50 Y50\nG0 Z45\nG1 Z52 F100\nG0 Z320\n");
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].kind, NcFindingKind::rapid_into_material);
+  EXPECT_EQ(r.findings[0].object, "stock");
+  EXPECT_TRUE(r.findings[0].initial_stock);
+  EXPECT_EQ(r.findings[0].line, 5u);
+  // The tip enters the stock's top z = 50 (machine -350).
+  EXPECT_NEAR(r.findings[0].position[2], -350, 1e-3);
+
+  // Through the clamp, and then (line 7) up out of it.
+  const NcReport c = run("G0 X50 Y50\nG0 Z70\nG0 X-20\nG0 Z320\n");
+  ASSERT_FALSE(c.findings.empty());
+  EXPECT_EQ(c.findings[0].line, 6u) << describe(c);
+  bool cutter_in_clamp = false;
+  for (const NcFinding& f : c.findings) {
+    EXPECT_EQ(f.kind, NcFindingKind::collision);
+    EXPECT_EQ(f.object, "clamp");
+    cutter_in_clamp = cutter_in_clamp || f.tool_part == ToolPart::cutter;
+  }
+  EXPECT_TRUE(cutter_in_clamp);
+}
+
+TEST(NcCheck, MissingToolLengthOffsetIsACollision) {
+  const NcSetupFile s = setup();
+  const ToolLibrary t = tools();
+  // No G43: the program's Z51 puts the gauge point there and the tip 80 lower, under the stock:
+  // the shank goes through the stock and the part.
+  const NcProgram program = parse_gcode_program("G21 G90 G54\nT1 M6\nG0 X50 Y50\nG0 Z51\nM30\n",
+                                                "test.nc", machine_setup(s, t));
+  NcCheckOptions o;
+  const NcReport r = *check_nc(s, t, program, o);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].line, 4u) << describe(r);
+}
+
+TEST(NcCheck, ArcsAreCheckedAlongTheCurve) {
+  // Clockwise half circles about (20, 50), 1 above the stock, from the right to the leftmost
+  // point: the holder (radius 20) reaches x = 20 - radius - 20 there, the clamp's face is x = -10.
+  // Radius 30: deep into the clamp.
+  const NcReport deep = run("G0 X50 Y50\nG0 Z51\nG2 X-10 Y50 I-30 J0 F500\nG0 Z320\n");
+  ASSERT_FALSE(deep.findings.empty());
+  EXPECT_EQ(deep.findings[0].line, 6u);
+  // Radius 9.99: 0.01 short of the clamp (the chords' inflation, 0.001, must not reach it).
+  EXPECT_TRUE(
+      run("G0 X29.99 Y50\nG0 Z51\nG2 X10.01 Y50 I-9.99 J0 F500\nG0 Z320\n").findings.empty());
+  // Radius 10.01: 0.01 into it, at the arc's leftmost point only.
+  const NcReport in = run("G0 X30.01 Y50\nG0 Z51\nG2 X9.99 Y50 I-10.01 J0 F500\nG0 Z320\n");
+  // The arc (line 6) ends 0.01 inside the clamp, and the retract (line 7) leaves it.
+  ASSERT_EQ(in.findings.size(), 2u) << describe(in);
+  for (const NcFinding& f : in.findings) {
+    EXPECT_EQ(f.tool_part, ToolPart::holder);
+    EXPECT_EQ(f.object, "clamp");
+  }
+  EXPECT_EQ(in.findings[0].line, 6u);
+  EXPECT_NEAR(in.findings[0].position[0], 9.99, 0.05);
+}
+
+}  // namespace
+}  // namespace kdop

@@ -1,0 +1,355 @@
+#include "verify/nc_check.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <optional>
+#include <stdexcept>
+
+#include "builders/dop_tree.hpp"
+#include "engine/parallel.hpp"
+#include "engine/point_in_solid.hpp"
+#include "engine/tool_sweep_query.hpp"
+#include "geometry/cutter_body.hpp"
+#include "geometry/shapes.hpp"
+#include "geometry/solid_check.hpp"
+#include "io/io_error.hpp"
+#include "io/mesh_reader.hpp"
+
+namespace kdop {
+
+NcSetup machine_setup(const NcSetupFile& setup, const ToolLibrary& tools) {
+  NcSetup m;
+  m.work_offsets = setup.work_offsets;
+  m.g28 = setup.g28;
+  m.g30 = setup.g30;
+  for (const auto& [number, spec] : tools.tools) m.tool_lengths[number] = spec.gauge_length;
+  return m;
+}
+
+namespace {
+
+constexpr int K = 18;
+using Clock = std::chrono::steady_clock;
+
+Vec3 vec(const std::array<double, 3>& a) {
+  return {a[0], a[1], a[2]};
+}
+
+// One solid of the setup and its hierarchy.
+struct SetupSolid {
+  std::string name;
+  DopTree<K> tree;
+};
+
+SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file) {
+  Mesh m;
+  std::string source = setup_file;
+  if (s.is_box()) {
+    m = make_box({s.box[0], s.box[1], s.box[2]}, {s.box[3], s.box[4], s.box[5]});
+  } else {
+    source = s.mesh;
+    m = read_mesh(s.mesh);
+    if (s.mesh_scale != 1) m = scaled_mesh(m, s.mesh_scale);
+  }
+  const SolidCheck check = check_solid(m);
+  if (!check.outward_solid()) {
+    throw IoError::in_file(source, s.name + " is " + solid_problem(check));
+  }
+  return {s.name, build_dop_tree<K>(m, BuildConfig::environment_defaults())};
+}
+
+// A tool ready for the checks: its solids and its cutter as one convex body.
+struct ToolModel {
+  const ToolSpec* spec = nullptr;
+  ToolSolids solids;
+  CutterBody body;
+  double max_depth = 0;  // an erosion by more leaves nothing
+};
+
+// A straight piece of a move: the tip from `from` to `to`, every tool part grown by `grow` (an
+// arc's chord sagitta; 0 for lines).
+struct Piece {
+  Vec3 from, to;
+  double grow = 0;
+};
+
+Vec3 lerp(Vec3 a, Vec3 b, double u) {
+  return {a.x + u * (b.x - a.x), a.y + u * (b.y - a.y), a.z + u * (b.z - a.z)};
+}
+
+// The move as straight pieces, shifted by `shift`. An arc turns about its plane's normal (17: z,
+// 18: y, 19: x) at a constant rate with the radius and the height along the normal linear in the
+// angle (a helix, or LinuxCNC's slight spiral when the end radius differs). A chord of angle t on
+// radius r strays at most r (1 - cos(t / 2)) from the circle, plus twice the radius change along
+// it for a spiral; the tool grows by that.
+std::vector<Piece> pieces_of(const NcMove& m, Vec3 shift, double sagitta) {
+  const Vec3 s = vec(m.start) + shift, e = vec(m.end) + shift;
+  if (m.kind != NcMoveKind::arc) return {{s, e, 0}};
+  // In-plane axes (u, v) with positive rotation u -> v about the normal w.
+  int u = 0, v = 1, w = 2;
+  if (m.plane == 18) u = 2, v = 0, w = 1;
+  if (m.plane == 19) u = 1, v = 2, w = 0;
+  const std::array<double, 3> start = m.start, end = m.end, centre = m.centre;
+  const double su = start[u] - centre[u], sv = start[v] - centre[v];
+  const double eu = end[u] - centre[u], ev = end[v] - centre[v];
+  const double r0 = std::hypot(su, sv), r1 = std::hypot(eu, ev);
+  const double a0 = std::atan2(sv, su), a1 = std::atan2(ev, eu);
+  const double two_pi = 2 * std::numbers::pi;
+  double sweep = a1 - a0;  // ccw: in (0, 2 pi], then whole extra turns
+  if (m.dir == NcArcDir::ccw) {
+    while (sweep <= 0) sweep += two_pi;
+  } else {
+    while (sweep >= 0) sweep -= two_pi;
+  }
+  const double extra = two_pi * (std::max<std::uint32_t>(m.turns, 1) - 1);
+  sweep += m.dir == NcArcDir::ccw ? extra : -extra;
+  const double r = std::max(r0, r1);
+  const double max_angle = sagitta < r ? 2 * std::acos(1 - sagitta / r) : std::numbers::pi / 2;
+  const std::size_t n = std::clamp<std::size_t>(
+      static_cast<std::size_t>(std::ceil(std::fabs(sweep) / max_angle)), 1, 100000);
+  const double step = std::fabs(sweep) / static_cast<double>(n);
+  const double grow = r * (1 - std::cos(step / 2)) + 2 * std::fabs(r1 - r0) / n;
+  auto at = [&](std::size_t k) {
+    if (k == n) return e;
+    const double f = static_cast<double>(k) / static_cast<double>(n);
+    const double angle = a0 + f * sweep, radius = r0 + f * (r1 - r0);
+    std::array<double, 3> p{};
+    p[u] = centre[u] + radius * std::cos(angle);
+    p[v] = centre[v] + radius * std::sin(angle);
+    p[w] = start[w] + f * (end[w] - start[w]);
+    return vec(p) + shift;
+  };
+  std::vector<Piece> out;
+  out.reserve(n);
+  // A little extra growth covers the rounding of the chord ends (ulps of mm-sized coordinates).
+  const double slack = 1e-9 * (r + 1);
+  for (std::size_t k = 0; k < n; ++k) out.push_back({at(k), at(k + 1), grow + slack});
+  return out;
+}
+
+RevolvedSolid grown(const RevolvedSolid& s, double by) {
+  RevolvedSolid g = s;
+  for (RevolvedPrimitive& p : g.parts) p.rounding += by;
+  return g;
+}
+
+// Whether `solid` meets `target` anywhere along the pieces: a surface contact (certified lower
+// bound within delta), or, with none, the solid wholly inside (one point of it inside the target:
+// a connected sweep that never crosses the surface stays on one side).
+struct Meeting {
+  bool meets = false;
+  bool proved = false;    // a contact proved (upper bound within delta) or the solid inside
+  std::size_t piece = 0;  // the first piece that meets
+  double lower = 0;       // the least lower bound of a contact (0: inside)
+};
+
+Meeting meet(const RevolvedSolid& solid, const SetupSolid& target, const std::vector<Piece>& pieces,
+             double delta, ToolSweepResult& scratch) {
+  Meeting m;
+  if (solid.parts.empty()) return m;
+  ToolSweepOptions o;
+  o.within = delta;
+  o.first_only = true;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const RevolvedSolid g = pieces[k].grow > 0 ? grown(solid, pieces[k].grow) : solid;
+    tool_sweep_query<K>(target.tree, g, pieces[k].from, pieces[k].to, o, scratch);
+    if (scratch.contacts.empty()) continue;
+    m.meets = true;
+    m.piece = k;
+    m.lower = scratch.contacts.front().lower;
+    for (const ToolContact& c : scratch.contacts) {
+      m.lower = std::min(m.lower, c.lower);
+      m.proved = m.proved || c.upper <= delta;
+    }
+    return m;
+  }
+  const RevolvedPrimitive& p = solid.parts.front();
+  const Vec3 inside{pieces.front().from.x, pieces.front().from.y,
+                    pieces.front().from.z + (p.z0 + p.z1) / 2};
+  if (point_in_solid<K>(target.tree, inside) != SolidSide::outside) {
+    m.meets = m.proved = true;
+    m.lower = 0;
+  }
+  return m;
+}
+
+// The tip where `solid` first meets `target` on piece k, by bisection on the travel (to 1e-4 mm).
+std::array<double, 3> first_contact(const RevolvedSolid& solid, const SetupSolid& target,
+                                    const Piece& piece, double delta, ToolSweepResult& scratch) {
+  const double length = norm(piece.to - piece.from);
+  double lo = 0, hi = 1;
+  while ((hi - lo) * length > 1e-4) {
+    const double mid = 0.5 * (lo + hi);
+    const Piece part{piece.from, lerp(piece.from, piece.to, mid), piece.grow};
+    if (meet(solid, target, {part}, delta, scratch).meets) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  const Vec3 p = lerp(piece.from, piece.to, hi);
+  return {p.x, p.y, p.z};
+}
+
+}  // namespace
+
+std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& tools,
+                                 const NcProgram& program, const NcCheckOptions& options) {
+  const auto start = Clock::now();
+  const double tolerance = options.tolerance >= 0 ? options.tolerance : setup.tolerance;
+  if (!(tolerance >= 0) || !std::isfinite(tolerance)) {
+    throw std::invalid_argument("tolerance must be a finite number >= 0");
+  }
+  if (!(options.delta > 0) || !(options.arc_sagitta > 0)) {
+    throw std::invalid_argument("delta and arc sagitta must be > 0");
+  }
+  const SetupSolid stock = load_solid(setup.stock, setup.file);
+  std::optional<SetupSolid> part;
+  if (setup.has_part) part = load_solid(setup.part, setup.file);
+  std::vector<SetupSolid> fixtures;
+  for (const NcSetupSolid& f : setup.fixtures) fixtures.push_back(load_solid(f, setup.file));
+
+  std::map<std::int32_t, ToolModel> models;
+  for (const auto& [number, spec] : tools.tools) {
+    ToolModel& t = models[number];
+    t.spec = &spec;
+    t.solids = make_tool(spec.geometry);
+    t.body = cutter_body(spec.geometry);
+    t.max_depth = t.body.r_max + t.body.rounding + (t.body.z_hi - t.body.z_lo) + 1;
+  }
+
+  // One task per block of moves; each block's findings in move order.
+  constexpr std::size_t kBlock = 64;
+  const std::size_t count = program.moves.size();
+  const std::size_t blocks = (count + kBlock - 1) / kBlock;
+  std::vector<std::vector<NcFinding>> found(blocks);
+  std::vector<std::uint64_t> unchecked(blocks, 0);
+  ParallelRunner runner(options.threads);
+  std::vector<ToolSweepResult> scratch(runner.threads());
+  std::atomic<std::uint64_t> done{0};
+
+  auto check_move = [&](std::size_t index, ToolSweepResult& sr, std::vector<NcFinding>& out) {
+    const NcMove& move = program.moves[index];
+    const auto model = models.find(move.tool);
+    if (model == models.end()) return false;
+    const ToolModel& tool = model->second;
+    const Vec3 shift{0, 0, move.tool_length - tool.spec->gauge_length};
+    const std::vector<Piece> pieces = pieces_of(move, shift, options.arc_sagitta);
+    auto report = [&](NcFindingKind kind, ToolPart tool_part, const SetupSolid& target,
+                      const RevolvedSolid& solid, const Meeting& m, double depth, bool near) {
+      NcFinding f;
+      f.move = index;
+      f.line = move.line;
+      f.n = move.n;
+      f.block = program.block_text(move);
+      f.kind = kind;
+      f.tool_part = tool_part;
+      f.object = target.name;
+      f.position = first_contact(solid, target, pieces[m.piece], options.delta, sr);
+      f.depth = depth;
+      f.near = near;
+      f.initial_stock = &target == &stock;
+      out.push_back(std::move(f));
+    };
+    std::vector<const SetupSolid*> everything{&stock};
+    if (part) everything.push_back(&*part);
+    for (const SetupSolid& f : fixtures) everything.push_back(&f);
+    // 1. Collisions: holder and shank with everything, the cutter with the fixtures.
+    const std::pair<ToolPart, const RevolvedSolid*> upper_parts[] = {
+        {ToolPart::shank, &tool.solids.shank}, {ToolPart::holder, &tool.solids.holder}};
+    for (const auto& [which, solid] : upper_parts) {
+      for (const SetupSolid* target : everything) {
+        const Meeting m = meet(*solid, *target, pieces, options.delta, sr);
+        if (m.meets)
+          report(NcFindingKind::collision, which, *target, *solid, m, m.lower, !m.proved);
+      }
+    }
+    for (const SetupSolid& f : fixtures) {
+      const Meeting m = meet(tool.solids.cutter, f, pieces, options.delta, sr);
+      if (m.meets) {
+        report(NcFindingKind::collision, ToolPart::cutter, f, tool.solids.cutter, m, m.lower,
+               !m.proved);
+      }
+    }
+    // 2. Rapids: the cutter entering (more than delta deep into) the part or the stock.
+    const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
+    // A straight retract (up along the tool axis) leaves the cut it ends: it passes only through
+    // the column above the cutter, where the shank and holder, checked above, would meet any
+    // material left (except a ring wider than the shank above the flutes).
+    const bool retract = move.kind != NcMoveKind::arc && move.end[0] == move.start[0] &&
+                         move.end[1] == move.start[1] && move.end[2] > move.start[2];
+    if (rapid && !retract) {
+      if (const auto entering = eroded(tool.body, options.delta)) {
+        const RevolvedSolid solid = to_solid(*entering);
+        std::vector<const SetupSolid*> material{&stock};
+        if (part) material.insert(material.begin(), &*part);
+        for (const SetupSolid* target : material) {
+          const Meeting m = meet(solid, *target, pieces, options.delta, sr);
+          if (m.meets) {
+            report(NcFindingKind::rapid_into_material, ToolPart::cutter, *target, solid, m, m.lower,
+                   !m.proved);
+          }
+        }
+      }
+    }
+    // 3. Gouges (feeds): the cutter eroded by the tolerance still meeting the part.
+    if (part && !rapid) {
+      const auto at = [&](double s) -> Meeting {
+        const auto e = eroded(tool.body, s);
+        return e ? meet(to_solid(*e), *part, pieces, options.delta, sr) : Meeting{};
+      };
+      const Meeting m = at(tolerance);
+      if (m.meets) {
+        // The depth: the largest erosion that still meets, by bisection to delta.
+        double lo = tolerance, hi = tool.max_depth;
+        while (hi - lo > options.delta) {
+          const double mid = 0.5 * (lo + hi);
+          (at(mid).meets ? lo : hi) = mid;
+        }
+        const RevolvedSolid solid = to_solid(*eroded(tool.body, tolerance));
+        report(NcFindingKind::gouge, ToolPart::cutter, *part, solid, m, lo,
+               lo - tolerance <= options.delta);
+      }
+    }
+    return true;
+  };
+
+  auto body = [&](std::size_t b) {
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) return;
+    ToolSweepResult& sr = scratch[runner.worker_id()];
+    const std::size_t end = std::min(count, (b + 1) * kBlock);
+    for (std::size_t i = b * kBlock; i < end; ++i) {
+      if (!check_move(i, sr, found[b])) ++unchecked[b];
+    }
+    const std::uint64_t now = done.fetch_add(end - b * kBlock) + (end - b * kBlock);
+    if (options.progress) options.progress(now, count);
+  };
+  runner.for_each_index(blocks, body);
+  if (options.cancel != nullptr && options.cancel->load()) return std::nullopt;
+
+  NcReport report;
+  NcSummary& s = report.summary;
+  s.moves = count;
+  s.tolerance = tolerance;
+  s.threads = runner.threads();
+  for (std::size_t b = 0; b < blocks; ++b) {
+    s.unchecked_moves += unchecked[b];
+    for (NcFinding& f : found[b]) report.findings.push_back(std::move(f));
+  }
+  for (const NcFinding& f : report.findings) {
+    if (s.first_line == 0) s.first_line = f.line;
+    if (f.kind == NcFindingKind::collision) ++s.collisions;
+    if (f.kind == NcFindingKind::rapid_into_material) ++s.rapids_into_material;
+    if (f.kind == NcFindingKind::gouge) {
+      ++s.gouges;
+      s.max_gouge_depth = std::max(s.max_gouge_depth, f.depth);
+    }
+  }
+  s.check_s = std::chrono::duration<double>(Clock::now() - start).count();
+  return report;
+}
+
+}  // namespace kdop

@@ -1,0 +1,63 @@
+#pragma once
+// Verifying an NC program before the machine runs it (issue 7, `kdop nc`): every move of the
+// expanded program (io/gcode_program.hpp) with the tool in the spindle (io/tool_library.hpp,
+// geometry/revolved_solid.hpp) against the setup's stock, finished part and fixtures
+// (io/nc_setup.hpp), continuously along the move. 3-axis moves are pure translations of the tool:
+// lines are checked exactly as sweeps; arcs are split into chords with the tool inflated by the
+// chord's sagitta, so nothing between the chord and the arc is missed.
+//
+// Findings, per move:
+// - collision: the holder or shank touches the stock, the part or a fixture; the cutter touches a
+//   fixture. "Touches" is volumetric: a tool part wholly inside a solid collides too.
+// - rapid_into_material: a rapid (G0, or a canned cycle's rapid) whose cutter enters the part
+//   (certain) or the stock. The stock is the INITIAL stock, so material earlier moves removed
+//   still counts: such findings are marked `initial_stock` (possibly a false alarm). Straight
+//   retracts (up along the tool axis) are not checked for material: they leave the cut they
+//   start in, and the shank and holder are checked against everything above it.
+// - gouge: the cutter enters the finished part deeper than the tolerance. The depth of a cutter
+//   position is the largest s such that the cutter eroded by s still meets the part
+//   (geometry/cutter_body.hpp); the move's depth is the largest over its positions, found by
+//   bisection on s to within delta.
+// Decisions are conservative within delta (1e-6 mm): distances come with certified bounds
+// (geometry/convex_distance.hpp), a pair whose lower bound is within delta is a finding, and one
+// that is not proved to reach the threshold (only within delta of it) is marked `near`.
+//
+// Tool position: the moves give the tip for the tool length offset in effect (G43); the tool
+// really in the spindle reaches gauge_length below the gauge point, so the checked tip is
+// the move's tip + (0, 0, offset in effect - gauge_length). A missing or wrong G43 thus shows up
+// as the collision it would cause. Moves with no tool in the spindle are not checked (counted).
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/gcode_program.hpp"
+#include "io/nc_report.hpp"
+#include "io/nc_setup.hpp"
+#include "io/tool_library.hpp"
+
+namespace kdop {
+
+struct NcCheckOptions {
+  double tolerance = -1;  // gouge threshold, mm (< 0: the setup's)
+  double delta = 1e-6;
+  double arc_sagitta = 1e-3;  // the largest chord sagitta, mm (the tool grows by it)
+  unsigned threads = 0;       // 0: every hardware thread
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// Checks `program` on `setup` with `tools`. Reads the setup's meshes (IoError for unreadable
+// files or meshes that are not closed outward solids); std::invalid_argument for inconsistent
+// options. Returns nullopt when cancelled.
+std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& tools,
+                                 const NcProgram& program, const NcCheckOptions& options);
+
+// The machine setup the G-code reader needs: work offsets, stored positions, and the tool
+// lengths (each tool's gauge length) that G43 applies.
+NcSetup machine_setup(const NcSetupFile& setup, const ToolLibrary& tools);
+
+}  // namespace kdop
