@@ -30,6 +30,7 @@ struct CheckArgs {
 };
 
 struct DemoArgs {
+  bool nc = false;  // `kdop demo nc`: the built-in NC job instead of the flight
   int steps = 2000;
   std::uint64_t seed = 1;
   std::string mode = "all";

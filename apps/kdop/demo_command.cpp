@@ -5,15 +5,22 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <unistd.h>
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
 #include "apps/kdop/pair_config.hpp"
 #include "engine/collision_pair.hpp"
 #include "geometry/shapes.hpp"
+#include "io/mesh_writer.hpp"
 
 namespace kdop::cli {
 
@@ -33,10 +40,96 @@ CLI::App* add_demo_command(CLI::App& app, DemoArgs& args) {
   add_build_options(*cmd, args.build);
   cmd->add_flag("--json", args.json, "Print the final table as one JSON object");
   cmd->add_option("--out,-o", args.out, "Write the final table to this file instead of stdout");
+  cmd->add_subcommand("nc",
+                      "Built-in NC job: a part with a pocket, a clamp and a jaw, a 10 mm end mill "
+                      "and a program with one rapid into the stock, one gouge and one holder "
+                      "collision; prints the findings (kdop nc). Exit 1: findings (expected).")
+      ->callback([&args] { args.nc = true; });
   return cmd;
 }
 
 namespace {
+
+// The NC demo's files, written to a temporary folder: a 100 x 60 x 20 stock whose top is machine
+// z = -200 (G54 puts program zero there), the finished part 5 below it with a 40 x 20 pocket
+// 12 deep (walls with a 0.01 draft: a height field block), a clamp and a tall jaw behind it.
+int run_demo_nc() {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("kdop-demo-nc-" + std::to_string(static_cast<long>(::getpid())));
+  fs::create_directories(dir);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
+  const std::vector<double> xs{5, 30, 30.01, 69.99, 70, 95}, ys{5, 20, 20.01, 39.99, 40, 55};
+  std::vector<double> heights;
+  for (const double y : ys) {
+    for (const double x : xs) {
+      const bool pocket = x > 30 && x < 70 && y > 20 && y < 40;
+      heights.push_back(pocket ? -212.0 : -205.0);
+    }
+  }
+  write_file_atomic((dir / "part.obj").string(),
+                    format_obj(make_heightfield_block(xs, ys, -220, heights)));
+  write_file_atomic((dir / "setup.json").string(), R"({
+  "stock": {"box": [0, 0, -220, 100, 60, -200]},
+  "part": {"mesh": "part.obj"},
+  "fixtures": [{"name": "clamp", "box": [-10, 25, -200, 10, 35, -192]},
+               {"name": "jaw", "box": [0, 62, -220, 100, 70, -135]}],
+  "tolerance": 0.01, "tools": "tools.json", "work_offsets": {"G54": [0, 0, -200]}
+})");
+  write_file_atomic((dir / "tools.json").string(), R"({"units": "mm", "tools": {"1": {
+  "name": "10 mm flat end mill", "shape": "flat", "diameter": 10, "cutting_length": 22,
+  "shank_diameter": 10, "length": 60, "holder": [
+    {"height": 15, "lower_diameter": 24, "upper_diameter": 24},
+    {"height": 25, "lower_diameter": 32, "upper_diameter": 44}]}}})");
+  write_file_atomic((dir / "demo.nc").string(), R"(%
+(kdop demo nc: face the top to Z-2, rough the pocket to Z-12, with three mistakes)
+N10 G21 G90 G17 G54
+N20 T1 M6
+N30 G43 H1
+N40 G0 X15 Y15 Z30
+N50 G0 Z2
+N60 G1 Z-2 F300
+N70 G1 X85 F800
+N80 G1 Y45
+N90 G1 X15
+N100 G0 Z30
+(mistake: a rapid down into the stock the facing pass did not reach)
+N110 G0 X90 Y8
+N120 G0 Z-1
+N130 G0 Z30
+(the pocket: plunge in its middle and clear it at Z-12, 0.5 from its walls)
+N140 G0 X50 Y30
+N150 G0 Z1
+N160 G1 Z-12 F200
+N170 G1 X35.5 Y25.5 F600
+N180 G1 X64.5
+N190 G1 Y34.5
+N200 G1 X35.5
+N210 G1 Y25.5
+(mistake: a finishing plunge 0.5 below the pocket's floor)
+N220 G1 X50 Y30 Z-12.5
+N230 G0 Z30
+(mistake: a pass along the back edge runs the holder into the jaw)
+N240 G0 X20 Y52
+N250 G1 Z-2 F300
+N260 G1 X80 F800
+N270 G0 Z30
+N280 M30
+%
+)");
+  std::cout << "kdop demo nc: the job is kdop nc --setup setup.json --program demo.nc (files in "
+            << dir.string() << " while it runs)\n\n";
+  NcArgs nc;
+  nc.setup = (dir / "setup.json").string();
+  nc.program = (dir / "demo.nc").string();
+  return run_nc(nc);
+}
 
 struct Flight {
   Vec3 position, velocity;   // per step
@@ -64,6 +157,7 @@ Pose flight_pose(const Flight& f) {
 }  // namespace
 
 int run_demo(const DemoArgs& args) {
+  if (args.nc) return run_demo_nc();
   const PairConfig config = make_pair_config(args.build);
   if (args.mode != "first" && args.mode != "all") {
     throw InputError("--mode: expected first or all, got '" + args.mode + "'");

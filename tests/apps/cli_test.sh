@@ -484,6 +484,11 @@ sed 's/"part.obj"/"open.obj"/' ncx/setup.json >ncx/open.json
 check "nc part not a solid" 2 "$kdop" nc --setup ncx/open.json --program ncx/demo.nc
 expect "nc solid error names it" grep -q "open.obj: part is not a closed solid" err.txt
 printf 'G21 G90\nT7 M6\nG0 X0\n' >ncx/t7.nc
+check "demo nc finds its three mistakes" 1 "$kdop" demo nc
+expect "demo nc rapid" grep -q "line 15: rapid_into_material, cutter with stock" out.txt
+expect "demo nc gouge" grep -q "line 27: gouge, cutter with part .* depth 0.5" out.txt
+expect "demo nc holder" grep -q "line 31: collision, holder with jaw" out.txt
+expect "demo nc leaves no files" test -z "$(ls /tmp | grep "kdop-demo-nc-" || true)"
 check "nc unknown tool" 2 "$kdop" nc --setup ncx/setup.json --program ncx/t7.nc
 expect "nc unknown tool line" grep -q "t7.nc: line 2" err.txt
 
