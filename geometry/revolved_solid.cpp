@@ -159,6 +159,38 @@ Vec3 support_point(const RevolvedPrimitive& p, Vec3 from, Vec3 to, Vec3 n) {
   return support_point(p, n) + (dot(n, to) > dot(n, from) ? to : from);
 }
 
+double lowest_z_at(const RevolvedPrimitive& p, double d) {
+  const double rho = p.rounding;
+  // The lowest point of the frustum within rho of radius d (in the meridian plane), less the
+  // disc's drop sqrt(rho^2 - u^2) at horizontal offset u.
+  auto drop = [&](double u) { return std::sqrt(std::max(0.0, rho * rho - u * u)); };
+  double best = kInf;
+  // The flat bottom: the disc of radius r0 at z0 (the larger radius when the frustum is flat).
+  const double bottom = p.z1 > p.z0 ? p.r0 : std::max(p.r0, p.r1);
+  const double on_bottom = std::min(d, bottom);
+  if (d - on_bottom <= rho) best = p.z0 - drop(d - on_bottom);
+  // The cone side from (r0, z0) up to (r1, z1), when it widens: z = z0 + m (r - r0). Along it the
+  // height less the drop is convex in r, least where (d - r) = rho m / sqrt(1 + m^2).
+  if (p.r1 > p.r0 && p.z1 > p.z0) {
+    const double m = (p.z1 - p.z0) / (p.r1 - p.r0);
+    const double r = std::clamp(d - rho * m / std::sqrt(1 + m * m), p.r0, p.r1);
+    if (std::fabs(d - r) <= rho) best = std::min(best, p.z0 + m * (r - p.r0) - drop(d - r));
+  }
+  return best;
+}
+
+double lowest_z_at(const RevolvedSolid& s, double d) {
+  double best = kInf;
+  for (const RevolvedPrimitive& p : s.parts) best = std::min(best, lowest_z_at(p, d));
+  return best;
+}
+
+double reach(const RevolvedSolid& s) {
+  double r = 0;
+  for (const RevolvedPrimitive& p : s.parts) r = std::max(r, std::max(p.r0, p.r1) + p.rounding);
+  return r;
+}
+
 AxisBox bounding_box(const RevolvedPrimitive& p) {
   const double r = up(std::max(p.r0, p.r1) + p.rounding);
   return {{-r, -r, down(p.z0 - p.rounding)}, {r, r, up(p.z1 + p.rounding)}};

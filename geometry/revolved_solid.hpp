@@ -111,6 +111,18 @@ double support_value(const RevolvedSolid& s, Vec3 from, Vec3 to, Vec3 n);
 Vec3 support_point(const RevolvedPrimitive& p, Vec3 n);
 Vec3 support_point(const RevolvedPrimitive& p, Vec3 from, Vec3 to, Vec3 n);
 
+// The lowest height of the solid at distance d >= 0 from the axis, in the tool's frame; +infinity
+// where the solid does not reach (d beyond max(r0, r1) + rounding). The primitive's meridian
+// section is the frustum's trapezoid dilated by a disc (the nearest point of a revolved body lies
+// in the same meridian plane), so the lowest point is a flat-bottom or a cone-side candidate in
+// closed form. Convex and even in the meridian plane, so non-decreasing in d. For a union, the
+// least over its parts.
+double lowest_z_at(const RevolvedPrimitive& p, double d);
+double lowest_z_at(const RevolvedSolid& s, double d);
+
+// How far from the axis the solid reaches: max(r0, r1) + rounding over its parts (0 if empty).
+double reach(const RevolvedSolid& s);
+
 // An axis-aligned box, closed.
 struct AxisBox {
   Vec3 lo, hi;

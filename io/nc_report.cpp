@@ -41,8 +41,12 @@ Json summary_json(const NcReport& r) {
   j["max_gouge_depth"] = number(s.max_gouge_depth);
   j["first_line"] = s.first_line > 0 ? Json(s.first_line) : Json(nullptr);
   j["tolerance"] = number(s.tolerance);
+  j["stock_model"] = s.stock_model;
+  j["stock_cell"] = s.stock_model == "height_field" ? number(s.stock_cell) : Json(nullptr);
+  j["cleared_by_stock_model"] = s.cleared_by_stock_model;
   j["parse_s"] = number(s.parse_s);
   j["check_s"] = number(s.check_s);
+  j["stock_s"] = number(s.stock_s);
   j["threads"] = s.threads;
   return j;
 }

@@ -8,7 +8,8 @@
 //                  "depth", "near", "initial_stock", "move"}],
 //    "summary": {"moves", "unchecked_moves", "findings", "collisions", "rapids_into_material",
 //                "gouges", "max_gouge_depth", "first_line" (null when none), "tolerance",
-//                "parse_s", "check_s", "threads"}}
+//                "stock_model" ("height_field"|"initial"), "stock_cell" (mm, null for initial),
+//                "cleared_by_stock_model", "parse_s", "check_s", "stock_s", "threads"}}
 //   "n" is null for lines without an N number; "move" is the 0-based index in the expanded
 //   move list (`kdop nc --moves`).
 // CSV (.csv): one row per finding, header
@@ -43,8 +44,9 @@ struct NcFinding {
   // bound (0 when they meet).
   double depth = 0;
   bool near = false;  // within delta of the threshold, not proved beyond it
-  // Against the stock: checked against the INITIAL stock, so possibly a false alarm where
-  // earlier moves removed the material.
+  // Against the stock: checked against the INITIAL stock (a mesh stock, which has no removal
+  // model), so possibly a false alarm where earlier moves removed the material. Against a box
+  // stock the finding was confirmed on the height field of the material left (summary).
   bool initial_stock = false;
 };
 
@@ -55,14 +57,31 @@ struct NcSummary {
   double max_gouge_depth = 0;
   std::uint32_t first_line = 0;  // of the first finding (0: none)
   double tolerance = 0;
+  // What findings against the stock were judged by: "height_field" (the stock as earlier moves
+  // left it, geometry/stock_height_field.hpp, cells of stock_cell mm) or "initial" (a mesh stock,
+  // as given: such findings are marked initial_stock).
+  std::string stock_model = "initial";
+  double stock_cell = 0;
+  // Findings against the initial stock that the height field proved clear (material removed).
+  std::uint64_t cleared_by_stock_model = 0;
+  double stock_s = 0;  // replaying the program on the height field (part of check_s)
   double parse_s = 0;  // reading and expanding the program (the caller fills it)
   double check_s = 0;  // loading the setup and checking
   unsigned threads = 1;
 };
 
+// The axis-aligned bounds of one solid of the setup, machine coordinates in mm (for plots; not
+// written to the report files).
+struct NcSolidExtent {
+  std::string name;
+  std::string role;  // "stock", "part" or "fixture"
+  std::array<double, 3> lo{}, hi{};
+};
+
 struct NcReport {
   std::vector<NcFinding> findings;  // by move, then kind, tool part and object
   NcSummary summary;
+  std::vector<NcSolidExtent> solids;  // stock, part (if any), then the fixtures in setup order
 };
 
 // Writes the report (.json or .csv by extension); IoError naming the file otherwise or if it

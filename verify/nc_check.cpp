@@ -15,6 +15,7 @@
 #include "geometry/cutter_body.hpp"
 #include "geometry/shapes.hpp"
 #include "geometry/solid_check.hpp"
+#include "geometry/stock_height_field.hpp"
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
 
@@ -32,6 +33,9 @@ NcSetup machine_setup(const NcSetupFile& setup, const ToolLibrary& tools) {
 namespace {
 
 constexpr int K = 18;
+// The stock height field: about a million cells unless asked otherwise (8 MB), at most 64 million.
+constexpr std::size_t kDefaultStockCells = 1u << 20;
+constexpr std::size_t kMaxStockCells = std::size_t{1} << 26;
 using Clock = std::chrono::steady_clock;
 
 Vec3 vec(const std::array<double, 3>& a) {
@@ -42,6 +46,7 @@ Vec3 vec(const std::array<double, 3>& a) {
 struct SetupSolid {
   std::string name;
   DopTree<K> tree;
+  Vec3 lo, hi;  // the mesh's bounds
 };
 
 SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file) {
@@ -58,7 +63,12 @@ SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file) {
   if (!check.outward_solid()) {
     throw IoError::in_file(source, s.name + " is " + solid_problem(check));
   }
-  return {s.name, build_dop_tree<K>(m, BuildConfig::environment_defaults())};
+  // check_solid passed, so the mesh has vertices.
+  const auto [x_lo, x_hi] = std::minmax_element(m.x.begin(), m.x.end());
+  const auto [y_lo, y_hi] = std::minmax_element(m.y.begin(), m.y.end());
+  const auto [z_lo, z_hi] = std::minmax_element(m.z.begin(), m.z.end());
+  const Vec3 lo{*x_lo, *y_lo, *z_lo}, hi{*x_hi, *y_hi, *z_hi};
+  return {s.name, build_dop_tree<K>(m, BuildConfig::environment_defaults()), lo, hi};
 }
 
 // A tool ready for the checks: its solids and its cutter as one convex body.
@@ -66,7 +76,8 @@ struct ToolModel {
   const ToolSpec* spec = nullptr;
   ToolSolids solids;
   CutterBody body;
-  double max_depth = 0;  // an erosion by more leaves nothing
+  CutterProfile profile;  // for the stock height field
+  double max_depth = 0;   // an erosion by more leaves nothing
 };
 
 // A straight piece of a move: the tip from `from` to `to`, every tool part grown by `grow` (an
@@ -176,15 +187,15 @@ Meeting meet(const RevolvedSolid& solid, const SetupSolid& target, const std::ve
   return m;
 }
 
-// The tip where `solid` first meets `target` on piece k, by bisection on the travel (to 1e-4 mm).
-std::array<double, 3> first_contact(const RevolvedSolid& solid, const SetupSolid& target,
-                                    const Piece& piece, double delta, ToolSweepResult& scratch) {
+// The tip where a tool part first meets something on `piece`, by bisection on the travel (to
+// 1e-4 mm); `meets(part)` tells whether it meets it along the part of the piece.
+template <class Meets>
+std::array<double, 3> first_contact(const Piece& piece, Meets meets) {
   const double length = norm(piece.to - piece.from);
   double lo = 0, hi = 1;
   while ((hi - lo) * length > 1e-4) {
     const double mid = 0.5 * (lo + hi);
-    const Piece part{piece.from, lerp(piece.from, piece.to, mid), piece.grow};
-    if (meet(solid, target, {part}, delta, scratch).meets) {
+    if (meets(Piece{piece.from, lerp(piece.from, piece.to, mid), piece.grow})) {
       hi = mid;
     } else {
       lo = mid;
@@ -192,6 +203,101 @@ std::array<double, 3> first_contact(const RevolvedSolid& solid, const SetupSolid
   }
   const Vec3 p = lerp(piece.from, piece.to, hi);
   return {p.x, p.y, p.z};
+}
+
+// The tool part a finding against the stock was found with: the cutter eroded by delta for a
+// rapid (entering by more than delta), the shank or the holder for a collision.
+RevolvedSolid finding_solid(const NcFinding& f, const ToolModel& tool, double delta) {
+  if (f.kind == NcFindingKind::rapid_into_material) return to_solid(*eroded(tool.body, delta));
+  return f.tool_part == ToolPart::holder ? tool.solids.holder : tool.solids.shank;
+}
+
+// Judges the findings against the initial (box) stock again on the height field of the material
+// the earlier moves left: the program's moves replayed in order, each finding's move against the
+// field as it stands before the move, then every feed, arc and cycle feed removing what its
+// cutter sweeps (arcs: the cutter eroded by the chord's sagitta, which the arc's cutter holds).
+// A finding the field proves clear is dropped; `findings` are in move order. Returns the number
+// dropped, or nullopt when cancelled.
+std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
+                                                   const NcProgram& program,
+                                                   const std::map<std::int32_t, ToolModel>& models,
+                                                   std::vector<NcFinding>& findings,
+                                                   const NcCheckOptions& options,
+                                                   ParallelRunner& runner) {
+  std::uint64_t last = 0;
+  bool any = false;
+  for (const NcFinding& f : findings) {
+    if (f.initial_stock) last = f.move, any = true;
+  }
+  if (!any) return 0;
+  // The cuts since the last finding, applied in bands of rows in parallel (each band in program
+  // order, so the field is the same for any thread count) before the next finding is judged.
+  struct Cut {
+    const CutterProfile* cutter;
+    Vec3 from, to;
+    double shrink;
+  };
+  std::vector<Cut> cuts;
+  const std::size_t bands = std::min<std::size_t>(field.ny, 8 * runner.threads());
+  auto cut_band = [&](std::size_t band) {
+    const std::size_t j0 = field.ny * band / bands, j1 = field.ny * (band + 1) / bands;
+    for (const Cut& c : cuts) remove_swept(field, *c.cutter, c.from, c.to, c.shrink, j0, j1);
+  };
+  auto flush = [&] {
+    if (!cuts.empty()) runner.for_each_index(bands, cut_band);
+    cuts.clear();
+  };
+  std::vector<NcFinding> kept;
+  std::uint64_t cleared = 0;
+  std::size_t next = 0;
+  for (std::uint64_t i = 0; i <= last; ++i) {
+    if (cuts.size() >= 4096) {
+      if (options.cancel != nullptr && options.cancel->load()) return std::nullopt;
+      flush();
+    }
+    const NcMove& move = program.moves[i];
+    const auto model = models.find(move.tool);
+    std::vector<Piece> pieces;
+    if (model != models.end()) {
+      const Vec3 shift{0, 0, move.tool_length - model->second.spec->gauge_length};
+      pieces = pieces_of(move, shift, options.arc_sagitta);
+    }
+    if (next < findings.size() && findings[next].move == i) flush();
+    for (; next < findings.size() && findings[next].move == i; ++next) {
+      NcFinding f = std::move(findings[next]);
+      if (!f.initial_stock) {
+        kept.push_back(std::move(f));
+        continue;
+      }
+      const RevolvedSolid solid = finding_solid(f, model->second, options.delta);
+      auto contact = [&](const Piece& p) {
+        return swept_contact(field, p.grow > 0 ? grown(solid, p.grow) : solid, p.from, p.to,
+                             options.delta);
+      };
+      std::size_t k = 0;
+      StockContact c = StockContact::clear;
+      for (; k < pieces.size(); ++k) {
+        c = contact(pieces[k]);
+        if (c != StockContact::clear) break;
+      }
+      if (c == StockContact::clear) {
+        ++cleared;
+        continue;
+      }
+      f.initial_stock = false;
+      f.near = c == StockContact::near;
+      f.depth = 0;
+      f.position = first_contact(pieces[k],
+                                 [&](const Piece& p) { return contact(p) != StockContact::clear; });
+      kept.push_back(std::move(f));
+    }
+    const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
+    if (rapid || pieces.empty()) continue;
+    for (const Piece& p : pieces) cuts.push_back({&model->second.profile, p.from, p.to, p.grow});
+  }
+  for (; next < findings.size(); ++next) kept.push_back(std::move(findings[next]));
+  findings = std::move(kept);
+  return cleared;
 }
 
 }  // namespace
@@ -218,6 +324,7 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     t.spec = &spec;
     t.solids = make_tool(spec.geometry);
     t.body = cutter_body(spec.geometry);
+    t.profile = make_cutter_profile(t.body);
     t.max_depth = t.body.r_max + t.body.rounding + (t.body.z_hi - t.body.z_lo) + 1;
   }
 
@@ -248,7 +355,9 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
       f.kind = kind;
       f.tool_part = tool_part;
       f.object = target.name;
-      f.position = first_contact(solid, target, pieces[m.piece], options.delta, sr);
+      f.position = first_contact(pieces[m.piece], [&](const Piece& p) {
+        return meet(solid, target, {p}, options.delta, sr).meets;
+      });
       f.depth = depth;
       f.near = near;
       f.initial_stock = &target == &stock;
@@ -331,13 +440,40 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
   if (options.cancel != nullptr && options.cancel->load()) return std::nullopt;
 
   NcReport report;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    for (NcFinding& f : found[b]) report.findings.push_back(std::move(f));
+  }
   NcSummary& s = report.summary;
+  // A box stock is followed as material is removed; a mesh stock stays as given.
+  if (setup.stock.is_box()) {
+    const std::array<double, 6>& b = setup.stock.box;
+    const AxisBox box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+    const double cell =
+        options.stock_cell > 0 ? options.stock_cell : cell_size_for(box, kDefaultStockCells);
+    const auto replay_start = Clock::now();
+    StockHeightField field = make_stock_height_field(box, cell, kMaxStockCells);
+    s.stock_model = "height_field";
+    s.stock_cell = std::max(field.cell_x, field.cell_y);
+    const auto cleared =
+        judge_on_height_field(field, program, models, report.findings, options, runner);
+    if (!cleared) return std::nullopt;
+    s.cleared_by_stock_model = *cleared;
+    s.stock_s = std::chrono::duration<double>(Clock::now() - replay_start).count();
+  }
+  auto extent = [&](const SetupSolid& solid, const char* role) {
+    report.solids.push_back({solid.name,
+                             role,
+                             {solid.lo.x, solid.lo.y, solid.lo.z},
+                             {solid.hi.x, solid.hi.y, solid.hi.z}});
+  };
+  extent(stock, "stock");
+  if (part) extent(*part, "part");
+  for (const SetupSolid& f : fixtures) extent(f, "fixture");
   s.moves = count;
   s.tolerance = tolerance;
   s.threads = runner.threads();
   for (std::size_t b = 0; b < blocks; ++b) {
     s.unchecked_moves += unchecked[b];
-    for (NcFinding& f : found[b]) report.findings.push_back(std::move(f));
   }
   for (const NcFinding& f : report.findings) {
     if (s.first_line == 0) s.first_line = f.line;

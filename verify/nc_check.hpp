@@ -10,10 +10,14 @@
 // - collision: the holder or shank touches the stock, the part or a fixture; the cutter touches a
 //   fixture. "Touches" is volumetric: a tool part wholly inside a solid collides too.
 // - rapid_into_material: a rapid (G0, or a canned cycle's rapid) whose cutter enters the part
-//   (certain) or the stock. The stock is the INITIAL stock, so material earlier moves removed
-//   still counts: such findings are marked `initial_stock` (possibly a false alarm). Straight
-//   retracts (up along the tool axis) are not checked for material: they leave the cut they
-//   start in, and the shank and holder are checked against everything above it.
+//   or the stock. Straight retracts (up along the tool axis) are not checked for material: they
+//   leave the cut they start in, and the shank and holder are checked against everything above.
+// The stock: every move is first checked against the initial stock, in parallel. A box stock is
+// then followed as it is cut: the findings against it are judged again, in program order, on a
+// height field of the material the earlier feeds left (geometry/stock_height_field.hpp), which
+// holds at least the real material, so a finding it clears is a false alarm and one it keeps
+// meets material left to within a cell's over-estimate. A mesh stock has no removal model: its
+// findings stay marked `initial_stock` (possibly a false alarm).
 // - gouge: the cutter enters the finished part deeper than the tolerance. The depth of a cutter
 //   position is the largest s such that the cutter eroded by s still meets the part
 //   (geometry/cutter_body.hpp); the move's depth is the largest over its positions, found by
@@ -45,6 +49,7 @@ struct NcCheckOptions {
   double tolerance = -1;  // gouge threshold, mm (< 0: the setup's)
   double delta = 1e-6;
   double arc_sagitta = 1e-3;  // the largest chord sagitta, mm (the tool grows by it)
+  double stock_cell = 0;      // the box stock's height-field cell, mm (0: about 10^6 cells)
   unsigned threads = 0;       // 0: every hardware thread
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
   const std::atomic<bool>* cancel = nullptr;

@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
+
+#include "geometry/shapes.hpp"
+#include "io/mesh_writer.hpp"
 
 namespace kdop {
 namespace {
@@ -57,8 +61,7 @@ std::string describe(const NcReport& r) {
   return out;
 }
 
-NcReport run(const std::string& body) {
-  const NcSetupFile s = setup();
+NcReport run(const std::string& body, const NcSetupFile& s = setup()) {
   const ToolLibrary t = tools();
   const std::string text = "G21 G90 G54\nT1 M6\nG43 H1\n" + body + "M30\n";
   const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, t));
@@ -106,7 +109,9 @@ TEST(NcCheck, RapidIntoTheStockAndThroughTheClamp) {
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].kind, NcFindingKind::rapid_into_material);
   EXPECT_EQ(r.findings[0].object, "stock");
-  EXPECT_TRUE(r.findings[0].initial_stock);
+  // Judged on the height field of the box stock: nothing was cut yet, so it stands.
+  EXPECT_FALSE(r.findings[0].initial_stock);
+  EXPECT_EQ(r.summary.stock_model, "height_field");
   EXPECT_EQ(r.findings[0].line, 5u);
   // The tip enters the stock's top z = 50 (machine -350).
   EXPECT_NEAR(r.findings[0].position[2], -350, 1e-3);
@@ -157,6 +162,60 @@ TEST(NcCheck, ArcsAreCheckedAlongTheCurve) {
   }
   EXPECT_EQ(in.findings[0].line, 6u);
   EXPECT_NEAR(in.findings[0].position[0], 9.99, 0.05);
+}
+
+// A pocket 4 deep (to Z46, the part's top is Z40) in passes 4 apart, then a rapid down into it
+// and a rapid from it through its wall.
+std::string pocket_then_rapids() {
+  std::string p = "G0 X20 Y20\nG0 Z51\nG1 Z46 F300\n";
+  for (int y = 20; y <= 80; y += 4) {
+    const std::string ys = std::to_string(y);
+    p += (y / 4) % 2 == 1 ? "G1 X20 Y" + ys + "\nG1 X80 Y" + ys + "\n"
+                          : "G1 X80 Y" + ys + "\nG1 X20 Y" + ys + "\n";
+  }
+  return p + "G0 Z60\nG0 X50 Y50\nG0 Z47\nG0 X50 Y95\nG0 Z320\n";
+}
+
+TEST(NcCheck, BoxStockIsFollowedAsItIsCut) {
+  // On the height field, the rapid down into the pocket is clear (the initial stock would call it
+  // a rapid into material) and the one through the wall stays.
+  const NcReport r = run(pocket_then_rapids());
+  ASSERT_EQ(r.findings.size(), 1u) << describe(r);
+  const NcFinding& f = r.findings[0];
+  EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+  EXPECT_EQ(f.object, "stock");
+  EXPECT_EQ(f.block, "G0 X50 Y95");
+  EXPECT_FALSE(f.initial_stock);
+  EXPECT_FALSE(f.near);
+  // The last pass (y = 80) cut to y = 85, up to the cells' over-estimate; the rapid's cutter
+  // (radius 5) reaches the wall with its axis there.
+  EXPECT_GT(f.position[1], 79.0);
+  EXPECT_LE(f.position[1], 80.0 + 1e-3);
+  EXPECT_NEAR(f.position[2], -353, 1e-9);
+  EXPECT_EQ(r.summary.stock_model, "height_field");
+  EXPECT_EQ(r.summary.cleared_by_stock_model, 1u);
+  EXPECT_GT(r.summary.stock_cell, 0);
+}
+
+TEST(NcCheck, MeshStockIsTheInitialStock) {
+  // The same stock as a mesh: no removal model, both rapids are reported and labelled.
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / "kdop_nc_mesh_stock";
+  std::filesystem::create_directories(dir);
+  NcSetupFile s = setup();
+  s.stock.mesh = (dir / "stock.obj").string();
+  write_file_atomic(s.stock.mesh, format_obj(make_box({0, 0, -400}, {100, 100, -350})));
+  const NcReport r = run(pocket_then_rapids(), s);
+  ASSERT_EQ(r.findings.size(), 2u) << describe(r);
+  EXPECT_EQ(r.findings[0].block, "G0 Z47");
+  EXPECT_EQ(r.findings[1].block, "G0 X50 Y95");
+  for (const NcFinding& f : r.findings) {
+    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+    EXPECT_TRUE(f.initial_stock);
+  }
+  EXPECT_EQ(r.summary.stock_model, "initial");
+  EXPECT_EQ(r.summary.cleared_by_stock_model, 0u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

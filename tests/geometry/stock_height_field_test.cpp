@@ -1,0 +1,186 @@
+// The stock height field: the lowest height of a revolved primitive against a brute-force scan of
+// its meridian section; removal that never takes more than a cutter really sweeps (checked at
+// random points of every cell against a dense sampling of the move); contact of a rapid with
+// the material a pocket leaves, on hand-built cases.
+#include "geometry/stock_height_field.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace kdop {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The lowest height at distance d by scanning the lower boundary of the frustum's meridian
+// trapezoid (points (r, z), |r| up to the radius at z) and dropping the rounding disc from each.
+double lowest_by_scan(const RevolvedPrimitive& p, double d) {
+  const double r_max = std::max(p.r0, p.r1);
+  double best = kInf;
+  const int n = 40000;
+  for (int k = 0; k <= n; ++k) {
+    const double r = -r_max + 2 * r_max * k / n;
+    const double a = std::fabs(r);
+    double z;
+    if (a <= p.r0) {
+      z = p.z0;
+    } else if (p.r1 > p.r0 && a <= p.r1) {
+      z = p.z0 + (a - p.r0) * (p.z1 - p.z0) / (p.r1 - p.r0);
+    } else {
+      continue;
+    }
+    const double u = d - r;
+    if (std::fabs(u) > p.rounding) continue;
+    best = std::min(best, z - std::sqrt(p.rounding * p.rounding - u * u));
+  }
+  return best;
+}
+
+TEST(StockHeightField, LowestHeightMatchesAScanOfTheSection) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int trial = 0; trial < 200; ++trial) {
+    RevolvedPrimitive p;
+    p.z0 = 10 * u(rng) - 5;
+    p.z1 = p.z0 + (trial % 5 == 0 ? 0 : 10 * u(rng));
+    p.r0 = trial % 7 == 0 ? 0 : 5 * u(rng);
+    p.r1 = trial % 3 == 0 ? p.r0 : 6 * u(rng);
+    p.rounding = trial % 4 == 0 ? 0 : 3 * u(rng);
+    if (trial % 4 == 0 && p.r0 == 0 && p.r1 == 0) p.r1 = 1;  // keep a radius to scan
+    const double reach = std::max(p.r0, p.r1) + p.rounding;
+    double previous = -kInf;
+    for (int k = 0; k <= 60; ++k) {
+      const double d = reach * 1.1 * k / 60;
+      const double z = lowest_z_at(p, d);
+      const double scan = lowest_by_scan(p, d);
+      if (d > reach) {
+        EXPECT_EQ(z, kInf);
+        continue;
+      }
+      // The scan's points are points of the solid: the lowest is at or below each.
+      EXPECT_LE(z, scan + 1e-12) << trial << " d " << d;
+      // And the scan comes close to it (its step is 2 r_max / 40000; near the rounding's rim the
+      // drop is steep, so allow the square root of the step there).
+      if (scan < kInf) EXPECT_GE(z, scan - 2e-2) << trial << " d " << d;
+      EXPECT_GE(z, previous) << "not non-decreasing, trial " << trial;
+      previous = z;
+    }
+  }
+}
+
+TEST(StockHeightField, FlatEndMillFacesToItsDepth) {
+  StockHeightField f = make_stock_height_field({{0, 0, -20}, {50, 40, 0}}, 0.5, 1 << 20);
+  EXPECT_EQ(f.nx, 100u);
+  EXPECT_EQ(f.ny, 80u);
+  ToolParameters flat;
+  flat.shape = CutterShape::kFlat;
+  flat.diameter = 10;
+  flat.cutting_length = 20;
+  const CutterBody body = cutter_body(flat);
+  remove_swept(f, make_cutter_profile(body), {10, 20, -3}, {40, 20, -3});
+  // Cells wholly within 5 of the path's axis are cut to -3; cells the cutter's edge crosses keep
+  // their top; cells beyond it are untouched.
+  for (std::size_t j = 0; j < f.ny; ++j) {
+    for (std::size_t i = 0; i < f.nx; ++i) {
+      const double x = 0.5 * i, y = 0.5 * j, top = f.top[i + f.nx * j];
+      const bool inside = x >= 10 && x + 0.5 <= 40 && y >= 16 && y + 0.5 <= 24;
+      const bool beyond = x + 0.5 < 5 || x > 45 || y + 0.5 < 15 || y > 25;
+      if (inside) EXPECT_NEAR(top, -3, 1e-8) << i << " " << j;
+      if (beyond) EXPECT_EQ(top, 0) << i << " " << j;
+    }
+  }
+}
+
+// The real material's top at (x, y) after a cutter swept along [a, b]: the lowest the cutter
+// reaches there, by dense sampling of the move (an upper bound of the real lowest, and close).
+double swept_bottom(const RevolvedSolid& cutter, Vec3 a, Vec3 b, double x, double y) {
+  double best = kInf;
+  const int n = 2000;
+  for (int k = 0; k <= n; ++k) {
+    const double t = static_cast<double>(k) / n;
+    const Vec3 p{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y), a.z + t * (b.z - a.z)};
+    best = std::min(best, p.z + lowest_z_at(cutter, std::hypot(x - p.x, y - p.y)));
+  }
+  return best;
+}
+
+TEST(StockHeightField, RemovalNeverTakesMoreThanTheCutterSweeps) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  const CutterShape shapes[] = {CutterShape::kFlat, CutterShape::kBall, CutterShape::kBullNose,
+                                CutterShape::kCone};
+  for (const CutterShape shape : shapes) {
+    ToolParameters tool;
+    tool.shape = shape;
+    tool.diameter = 6;
+    tool.corner_radius = 1;
+    tool.included_angle = 60;
+    tool.cutting_length = 15;
+    const CutterBody body = cutter_body(tool);
+    const RevolvedSolid cutter = to_solid(body);
+    const CutterProfile profile = make_cutter_profile(body);
+    StockHeightField f = make_stock_height_field({{0, 0, -10}, {20, 20, 0}}, 0.7, 1 << 20);
+    // Sample points, each with the real material's top (sampled) as the moves cut it.
+    std::vector<std::array<double, 3>> points;
+    for (int k = 0; k < 1000; ++k) points.push_back({20 * u(rng), 20 * u(rng), 0});
+    for (int move = 0; move < 12; ++move) {
+      const Vec3 a{20 * u(rng), 20 * u(rng), -4 * u(rng)};
+      // Lines, ramps and plunges.
+      const Vec3 b = move % 4 == 0 ? Vec3{a.x, a.y, a.z - 2 * u(rng)}
+                                   : Vec3{20 * u(rng), 20 * u(rng), -4 * u(rng)};
+      // Every third move as an arc's chord: the cutter eroded by 0.3 is what it removes.
+      const double shrink = move % 3 == 2 ? 0.3 : 0;
+      remove_swept(f, profile, a, b, shrink);
+      const RevolvedSolid removing = shrink > 0 ? to_solid(*eroded(body, shrink)) : cutter;
+      for (auto& p : points) {
+        p[2] = std::min(p[2], swept_bottom(removing, a, b, p[0], p[1]));
+        const std::size_t i = std::min(f.nx - 1, static_cast<std::size_t>(p[0] / f.cell_x));
+        const std::size_t j = std::min(f.ny - 1, static_cast<std::size_t>(p[1] / f.cell_y));
+        ASSERT_GE(f.top[i + f.nx * j], p[2] - 1e-9)
+            << "shape " << static_cast<int>(shape) << " move " << move << " at " << p[0] << ", "
+            << p[1];
+      }
+    }
+    // And it removed something: the field is not left whole.
+    EXPECT_LT(*std::min_element(f.top.begin(), f.top.end()), -1);
+  }
+}
+
+TEST(StockHeightField, RapidInsideAPocketAndThroughItsWall) {
+  // A 30 x 30 pocket 5 deep, cut with a 10 mm flat end mill in passes 4 mm apart.
+  StockHeightField f = make_stock_height_field({{0, 0, -20}, {100, 60, 0}}, 0.25, 1 << 20);
+  ToolParameters flat;
+  flat.shape = CutterShape::kFlat;
+  flat.diameter = 10;
+  flat.cutting_length = 20;
+  const CutterBody body = cutter_body(flat);
+  const CutterProfile profile = make_cutter_profile(body);
+  for (double y = 20; y <= 40; y += 4) remove_swept(f, profile, {35, y, -5}, {65, y, -5});
+  const RevolvedSolid rapid = to_solid(*eroded(body, 1e-6));
+  // Inside, 1 mm above the floor: clear. The floor is at -5 up to the cells' over-estimate.
+  EXPECT_EQ(swept_contact(f, rapid, {40, 30, -4}, {60, 30, -4}, 1e-6), StockContact::clear);
+  EXPECT_EQ(swept_contact(f, rapid, {50, 30, 10}, {50, 30, -4}, 1e-6), StockContact::clear);
+  // Below the floor: touches.
+  EXPECT_EQ(swept_contact(f, rapid, {40, 30, -4}, {60, 30, -5.1}, 1e-6), StockContact::touches);
+  // Through the wall at x = 30 (the passes reach x = 35 - 5): touches.
+  EXPECT_EQ(swept_contact(f, rapid, {50, 30, -4}, {20, 30, -4}, 1e-6), StockContact::touches);
+  // Above the stock: clear; just below its top outside the pocket: touches.
+  EXPECT_EQ(swept_contact(f, rapid, {5, 5, 0.01}, {95, 55, 0.01}, 1e-6), StockContact::clear);
+  EXPECT_EQ(swept_contact(f, rapid, {5, 5, 5}, {5, 5, -0.01}, 1e-6), StockContact::touches);
+}
+
+TEST(StockHeightField, RejectsBadGrids) {
+  EXPECT_THROW(make_stock_height_field({{0, 0, 0}, {0, 1, 1}}, 0.1, 100), std::invalid_argument);
+  EXPECT_THROW(make_stock_height_field({{0, 0, 0}, {1, 1, 1}}, 0, 100), std::invalid_argument);
+  EXPECT_THROW(make_stock_height_field({{0, 0, 0}, {1, 1, 1}}, std::nan(""), 100),
+               std::invalid_argument);
+  EXPECT_THROW(make_stock_height_field({{0, 0, 0}, {100, 100, 1}}, 0.1, 1000),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kdop
