@@ -3,9 +3,11 @@
 // coordinates are derived from it where a rule is stated in them (canned cycles, G92).
 #include "io/gcode_program.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <numbers>
 #include <string>
 
 #include "io/gcode_lexer.hpp"
@@ -914,6 +916,72 @@ const char* to_string(NcMoveKind kind) {
       return "cycle_feed";
   }
   return "unknown";
+}
+
+namespace {
+
+// An arc's in-plane axes (u, v), positive rotation u -> v about the normal w.
+struct ArcAxes {
+  int u, v, w;
+};
+
+ArcAxes arc_axes(const NcMove& m) {
+  if (m.plane == 18) return {2, 0, 1};
+  if (m.plane == 19) return {1, 2, 0};
+  return {0, 1, 2};
+}
+
+double angle_of(const std::array<double, 3>& p, const std::array<double, 3>& c, ArcAxes a) {
+  return std::atan2(p[a.v] - c[a.v], p[a.u] - c[a.u]);
+}
+
+double radius_of(const std::array<double, 3>& p, const std::array<double, 3>& c, ArcAxes a) {
+  return std::hypot(p[a.u] - c[a.u], p[a.v] - c[a.v]);
+}
+
+}  // namespace
+
+double arc_sweep(const NcMove& move) {
+  if (move.kind != NcMoveKind::arc) return 0;
+  const ArcAxes a = arc_axes(move);
+  const double two_pi = 2 * std::numbers::pi;
+  // The partial turn in (0, 2 pi] in the arc's direction (a whole one when the ends meet in the
+  // plane), then the whole extra turns.
+  double partial = angle_of(move.end, move.centre, a) - angle_of(move.start, move.centre, a);
+  if (move.dir == NcArcDir::cw) partial = -partial;
+  partial = std::fmod(partial, two_pi);
+  if (partial <= 0) partial += two_pi;
+  const double sweep = partial + two_pi * (std::max<std::uint32_t>(move.turns, 1) - 1);
+  return move.dir == NcArcDir::ccw ? sweep : -sweep;
+}
+
+double arc_radius(const NcMove& move) {
+  if (move.kind != NcMoveKind::arc) return 0;
+  const ArcAxes a = arc_axes(move);
+  return std::max(radius_of(move.start, move.centre, a), radius_of(move.end, move.centre, a));
+}
+
+void sample_move(const NcMove& move, std::uint32_t n, std::vector<std::array<double, 3>>& out) {
+  n = std::max<std::uint32_t>(n, 1);
+  out.push_back(move.start);
+  const bool arc = move.kind == NcMoveKind::arc;
+  const ArcAxes a = arc_axes(move);
+  const double a0 = arc ? angle_of(move.start, move.centre, a) : 0;
+  const double sweep = arc_sweep(move);
+  const double r0 = arc ? radius_of(move.start, move.centre, a) : 0;
+  const double r1 = arc ? radius_of(move.end, move.centre, a) : 0;
+  for (std::uint32_t k = 1; k < n; ++k) {
+    const double f = static_cast<double>(k) / n;
+    std::array<double, 3> p{};
+    for (int i = 0; i < 3; ++i) p[i] = move.start[i] + f * (move.end[i] - move.start[i]);
+    if (arc) {
+      const double angle = a0 + f * sweep, radius = r0 + f * (r1 - r0);
+      p[a.u] = move.centre[a.u] + radius * std::cos(angle);
+      p[a.v] = move.centre[a.v] + radius * std::sin(angle);
+    }
+    out.push_back(p);
+  }
+  out.push_back(move.end);
 }
 
 NcProgram parse_gcode_program(std::string_view text, const std::string& name,

@@ -66,6 +66,17 @@ struct NcMove {
   double tool_length = 0;  // tool length offset in effect (G43), mm
 };
 
+// Where the tip is along a move. An arc turns about its plane's normal at a constant rate, with
+// the radius and the height along the normal linear in the angle (a helix, or LinuxCNC's slight
+// spiral when the end radius differs).
+//   arc_sweep: the signed angle turned, radians (ccw > 0), whole extra turns included; 0 for
+//   lines. arc_radius: the larger of the start and end radius; 0 for lines.
+//   sample_move: the tip at fractions 0, 1/n, ..., 1 of the move (n >= 1) appended to `out`,
+//   exactly the start and the end at 0 and 1.
+double arc_sweep(const NcMove& move);
+double arc_radius(const NcMove& move);
+void sample_move(const NcMove& move, std::uint32_t n, std::vector<std::array<double, 3>>& out);
+
 // What a setup says about the machine (filled by the setup reader). Lengths in mm.
 struct NcSetup {
   std::array<std::array<double, 3>, 6> work_offsets{};  // G54..G59, x y z

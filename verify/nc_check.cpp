@@ -241,7 +241,11 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
   const std::size_t bands = std::min<std::size_t>(field.ny, 8 * runner.threads());
   auto cut_band = [&](std::size_t band) {
     const std::size_t j0 = field.ny * band / bands, j1 = field.ny * (band + 1) / bands;
-    for (const Cut& c : cuts) remove_swept(field, *c.cutter, c.from, c.to, c.shrink, j0, j1);
+    for (std::size_t k = 0; k < cuts.size(); ++k) {
+      if (k % 4096 == 0 && options.cancel != nullptr && options.cancel->load()) return;
+      const Cut& c = cuts[k];
+      remove_swept(field, *c.cutter, c.from, c.to, c.shrink, j0, j1);
+    }
   };
   auto flush = [&] {
     if (!cuts.empty()) runner.for_each_index(bands, cut_band);
@@ -251,10 +255,10 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
   std::uint64_t cleared = 0;
   std::size_t next = 0;
   for (std::uint64_t i = 0; i <= last; ++i) {
-    if (cuts.size() >= 4096) {
-      if (options.cancel != nullptr && options.cancel->load()) return std::nullopt;
-      flush();
-    }
+    // Large batches: a raster's cuts stay in a few bands for thousands of moves, and only a
+    // batch that spans the part keeps every band busy.
+    if (cuts.size() >= (1u << 20)) flush();
+    if (options.cancel != nullptr && i % 4096 == 0 && options.cancel->load()) return std::nullopt;
     const NcMove& move = program.moves[i];
     const auto model = models.find(move.tool);
     std::vector<Piece> pieces;
@@ -296,6 +300,8 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
     for (const Piece& p : pieces) cuts.push_back({&model->second.profile, p.from, p.to, p.grow});
   }
   for (; next < findings.size(); ++next) kept.push_back(std::move(findings[next]));
+  // A cancelled band leaves the field part cut: nothing judged on it may be reported.
+  if (options.cancel != nullptr && options.cancel->load()) return std::nullopt;
   findings = std::move(kept);
   return cleared;
 }

@@ -13,7 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "io/io_error.hpp"
 #include "io/mesh_writer.hpp"
+#include "io/plot_canvas.hpp"
 
 namespace kdop::cli {
 namespace {
@@ -91,6 +93,14 @@ Pose parse_matrix_option(const std::string& text) {
     return pose_from_matrix(m);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("--matrix: ") + e.what());
+  }
+}
+
+void check_plot_option(const std::string& path) {
+  try {
+    plot::plot_format_from_path(path);
+  } catch (const IoError& e) {
+    throw InputError(std::string("--plot: ") + e.what());
   }
 }
 

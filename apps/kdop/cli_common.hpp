@@ -30,6 +30,9 @@ Pose parse_pose_option(const std::string& text);
 // "m00,...,m33" (16 numbers, rows); throws InputError naming the option.
 Pose parse_matrix_option(const std::string& text);
 
+// --plot's file name, checked before any work: .svg or .png (any case), else InputError.
+void check_plot_option(const std::string& path);
+
 // Writes `text` to stdout, or atomically to `path` when it is not empty.
 void emit(const std::string& text, const std::string& path);
 

@@ -71,8 +71,9 @@ struct PathArgs {
 
 struct NcArgs {
   std::string program, moves;
-  std::string setup, tools, out;
+  std::string setup, tools, out, plot;
   double tolerance = -1;  // < 0: the setup's
+  double stock_cell = 0;  // 0: about 10^6 cells
   unsigned threads = 0;
   bool quiet = false;
 };

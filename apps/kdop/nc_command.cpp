@@ -9,6 +9,7 @@
 #include "apps/kdop/commands.hpp"
 #include "io/gcode_program.hpp"
 #include "io/nc_moves_file.hpp"
+#include "io/nc_plot.hpp"
 #include "io/nc_report.hpp"
 #include "io/nc_setup.hpp"
 #include "io/path_report.hpp"
@@ -31,6 +32,13 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   cmd->add_option("--tolerance", args.tolerance, "Gouge tolerance, mm (default: the setup's)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--out", args.out, "Findings report: .json or .csv (written atomically)");
+  cmd->add_option("--plot", args.plot,
+                  "Plot, .svg or .png: plan view of the setup, tool path and findings; tip z and "
+                  "findings along the program");
+  cmd->add_option("--stock-cell", args.stock_cell,
+                  "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
+                  "smaller cells cost time and judge rapids closer to walls)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", args.threads, "Worker threads (0: all)");
   cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   cmd->add_option("--moves", args.moves,
@@ -66,6 +74,12 @@ std::string summary_text(const NcReport& r, const std::string& program) {
     out << "   | " << f.block << "\n";
   }
   if (s.gouges > 0) out << "deepest gouge: " << s.max_gouge_depth << " mm\n";
+  if (s.stock_model == "height_field") {
+    out << "stock: followed as it is cut (height field, " << s.stock_cell << " mm cells); "
+        << s.cleared_by_stock_model << " findings against the initial stock cleared\n";
+  } else {
+    out << "stock: a mesh, checked as given (findings against it may be false alarms)\n";
+  }
   out << "tolerance: " << s.tolerance << " mm; time: parse " << s.parse_s << " s, check "
       << s.check_s << " s on " << s.threads << " threads\n";
   return out.str();
@@ -87,9 +101,12 @@ int run_nc(const NcArgs& args) {
     }
   }
   if (!args.out.empty()) report_format_from_path(args.out);
+  if (!args.plot.empty()) check_plot_option(args.plot);
   if (args.setup.empty()) {
-    if (!args.out.empty() || !args.tools.empty() || args.tolerance >= 0) {
-      throw InputError("kdop nc: --out, --tools and --tolerance need --setup");
+    if (!args.out.empty() || !args.plot.empty() || !args.tools.empty() || args.tolerance >= 0 ||
+        args.stock_cell > 0) {
+      throw InputError(
+          "kdop nc: --out, --plot, --tools, --tolerance and --stock-cell need --setup");
     }
     const NcProgram program = read_gcode_program(args.program);
     register_output_file(args.moves);
@@ -115,6 +132,7 @@ int run_nc(const NcArgs& args) {
 
   NcCheckOptions options;
   options.tolerance = args.tolerance;
+  options.stock_cell = args.stock_cell;
   options.threads = args.threads;
   options.cancel = &interrupt_flag();
   const auto start = Clock::now();
@@ -139,6 +157,10 @@ int run_nc(const NcArgs& args) {
   if (!args.out.empty()) {
     register_output_file(args.out);
     write_nc_report(*report, args.out);
+  }
+  if (!args.plot.empty()) {
+    register_output_file(args.plot);
+    write_nc_plot(program, *report, args.plot);
   }
   if (interrupted()) return kExitInterrupted;
   const std::string text = summary_text(*report, args.program);

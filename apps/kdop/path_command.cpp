@@ -118,12 +118,7 @@ int run_path(const PathArgs& args) {
   options.cancel = &interrupt_flag();
   // The output names are checked before the work.
   if (!args.out.empty()) report_format_from_path(args.out);
-  if (!args.plot.empty()) {
-    const std::string ext = args.plot.size() >= 4 ? args.plot.substr(args.plot.size() - 4) : "";
-    if (ext != ".svg" && ext != ".png" && ext != ".SVG" && ext != ".PNG") {
-      throw InputError("--plot: expected a .svg or .png file name, got '" + args.plot + "'");
-    }
-  }
+  if (!args.plot.empty()) check_plot_option(args.plot);
   const Scene scene = read_scene(args.scene);
   const Trajectory trajectory = read_trajectory(args.trajectory);
   // Without --bv, hierarchy files in the scene fix the type (the first one found).

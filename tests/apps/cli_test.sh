@@ -467,9 +467,37 @@ expect "nc json rapid" grep -q '"line":16,"n":120,"block":"N120 G0 Z-1","kind":"
 expect "nc json gouge" grep -q '"kind":"gouge","tool_part":"cutter","object":"part","position":\[30.0,20.0,' ncx/r.json
 expect "nc json holder" grep -q '"line":24,"n":180,"block":"N180 G1 Z-2 F300","kind":"collision","tool_part":"holder","object":"jaw"' ncx/r.json
 expect "nc json summary" grep -q '"summary": {"moves":17,"unchecked_moves":0,"findings":5,"collisions":3,"rapids_into_material":1,"gouges":1' ncx/r.json
+# The stock is followed as it is cut: a rapid into the faced band is clear on the box stock, and a
+# possible false alarm (labelled) on the same stock given as a mesh, which has no removal model.
+check "nc stock model clears" 0 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --out ncx/f.json
+expect "nc stock model summary" grep -q '"stock_model":"height_field","stock_cell":[0-9.e-]*,"cleared_by_stock_model":1' ncx/f.json
+printf 'v 0 0 -220\nv 100 0 -220\nv 0 60 -220\nv 100 60 -220\nv 0 0 -200\nv 100 0 -200\nv 0 60 -200\nv 100 60 -200\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\nf 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\n' > ncx/stock.obj
+sed 's|"stock": {"box": \[0, 0, -220, 100, 60, -200\]}|"stock": {"mesh": "stock.obj"}|' ncx/setup.json > ncx/setup_mesh.json
+check "nc mesh stock is the initial stock" 1 "$kdop" nc --setup ncx/setup_mesh.json --program ncx/face_then_rapid.nc
+expect "nc mesh stock finding labelled" grep -q "line 18: rapid_into_material, cutter with stock .*(initial stock: possibly a false alarm)" out.txt
+check "nc stock cell" 0 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0.2
+expect "nc stock cell used" grep -q "height field, 0.2 mm cells" out.txt
+check "nc stock cell needs setup" 2 "$kdop" nc --program ncx/face_then_rapid.nc --moves ncx/m.csv --stock-cell 0.2
+check "nc stock cell positive" 2 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0
 check "nc check csv" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/r.csv -q
 expect "nc csv header" grep -q "^line,n,block,kind,tool_part,object,x,y,z,depth,near,initial_stock,move$" ncx/r.csv
 expect "nc csv rows" test "$(wc -l <ncx/r.csv)" -eq 6
+# --plot: PNG or SVG by extension; any other name is refused before the check, leaving nothing.
+check "nc plot png" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --plot ncx/plot.png -q
+expect "nc plot png magic" test "$(head -c 8 ncx/plot.png | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
+expect "nc plot png size" test "$(od -An -tu1 -j16 -N8 ncx/plot.png | tr -s ' ')" = " 0 0 4 176 0 0 2 188"
+check "nc plot svg" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/p.json --plot ncx/plot.svg -q
+expect "nc plot svg desc" grep -q "<desc>demo.nc: 17 moves, 5 findings (3 collisions, 1 rapid into material, 1 gouge)" ncx/plot.svg
+expect "nc plot svg closed" grep -q "</svg>" ncx/plot.svg
+expect "nc plot no temporary left" test -z "$(ls ncx | grep tmp)"
+check "nc plot bad extension" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --plot ncx/plot.bmp
+expect "nc plot bad extension says why" grep -q -- "--plot: ncx/plot.bmp: unknown extension '.bmp' (expected .svg or .png)" err.txt
+expect "nc plot bad extension checks nothing" test ! -s out.txt
+expect "nc plot bad extension leaves no file" test -z "$(ls ncx | grep bmp)"
+check "nc plot needs setup" 2 "$kdop" nc --program ncx/demo.nc --moves ncx/m.csv --plot ncx/plot2.png
+expect "nc plot needs setup leaves no file" test ! -e ncx/plot2.png -a ! -e ncx/m.csv
+check "nc help" 0 "$kdop" nc --help
+expect "nc help mentions --plot" grep -q -- "--plot" out.txt
 check "nc summary on stdout" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --threads 1
 expect "nc summary gouge line" grep -q "line 20: gouge, cutter with part" out.txt
 # Fixed: the gouge within the tolerance, the rapid a feed, the cut away from the jaw.
@@ -488,6 +516,8 @@ check "demo nc finds its three mistakes" 1 "$kdop" demo nc
 expect "demo nc rapid" grep -q "line 15: rapid_into_material, cutter with stock" out.txt
 expect "demo nc gouge" grep -q "line 27: gouge, cutter with part .* depth 0.5" out.txt
 expect "demo nc holder" grep -q "line 31: collision, holder with jaw" out.txt
+expect "demo nc follows the stock" grep -q "^stock: followed as it is cut (height field" out.txt
+expect "demo nc finds five" grep -q "^findings: 5 (3 collisions, 1 rapids into material, 1 gouges)" out.txt
 expect "demo nc leaves no files" test -z "$(ls /tmp | grep "kdop-demo-nc-" || true)"
 check "nc unknown tool" 2 "$kdop" nc --setup ncx/setup.json --program ncx/t7.nc
 expect "nc unknown tool line" grep -q "t7.nc: line 2" err.txt

@@ -65,7 +65,9 @@ TEST(StockHeightField, LowestHeightMatchesAScanOfTheSection) {
       EXPECT_LE(z, scan + 1e-12) << trial << " d " << d;
       // And the scan comes close to it (its step is 2 r_max / 40000; near the rounding's rim the
       // drop is steep, so allow the square root of the step there).
-      if (scan < kInf) EXPECT_GE(z, scan - 2e-2) << trial << " d " << d;
+      if (scan < kInf) {
+        EXPECT_GE(z, scan - 2e-2) << trial << " d " << d;
+      }
       EXPECT_GE(z, previous) << "not non-decreasing, trial " << trial;
       previous = z;
     }
@@ -89,8 +91,12 @@ TEST(StockHeightField, FlatEndMillFacesToItsDepth) {
       const double x = 0.5 * i, y = 0.5 * j, top = f.top[i + f.nx * j];
       const bool inside = x >= 10 && x + 0.5 <= 40 && y >= 16 && y + 0.5 <= 24;
       const bool beyond = x + 0.5 < 5 || x > 45 || y + 0.5 < 15 || y > 25;
-      if (inside) EXPECT_NEAR(top, -3, 1e-8) << i << " " << j;
-      if (beyond) EXPECT_EQ(top, 0) << i << " " << j;
+      if (inside) {
+        EXPECT_NEAR(top, -3, 1e-8) << i << " " << j;
+      }
+      if (beyond) {
+        EXPECT_EQ(top, 0) << i << " " << j;
+      }
     }
   }
 }

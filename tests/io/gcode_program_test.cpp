@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 #include <random>
 #include <sstream>
 #include <string>
@@ -111,6 +112,45 @@ TEST(GcodeProgram, ArcsInAllPlanesAndDirections) {
   EXPECT_EQ(yz.turns, 2u);
   expect_point(yz.centre, 3, 0, 3);
   expect_point(yz.end, 3, 0, 6);
+}
+
+// arc_sweep, arc_radius and sample_move on the arcs above: the direction, whole turns, helices
+// and the planes' rotation senses (G18: z -> x, G19: y -> z).
+TEST(GcodeProgram, ArcSweepAndSamples) {
+  const NcProgram p = parse(
+      "F100\n"
+      "G17 G2 X10 Y0 I5 J0\n"  // half circle cw over y > 0
+      "G3 X0 Y0 Z-2 I-5 J0\n"  // back ccw, also over y > 0, down 2
+      "G18 G0 X0 Y1 Z0\n"
+      "G2 X4 Z0 I2 K0\n"
+      "G19 G0 X3 Y0 Z0\n"
+      "G3 Y0 Z6 J0 K3 P2\n"  // from the circle's bottom to its top: 1.5 turns
+      "G17 G1 X7\n");
+  const double pi = std::numbers::pi;
+  EXPECT_NEAR(arc_sweep(p.moves[0]), -pi, 1e-12);
+  EXPECT_NEAR(arc_sweep(p.moves[1]), pi, 1e-12);
+  EXPECT_NEAR(arc_sweep(p.moves[3]), -pi, 1e-12);
+  EXPECT_NEAR(arc_sweep(p.moves[5]), 3 * pi, 1e-12);
+  EXPECT_EQ(arc_sweep(p.moves[6]), 0);
+  EXPECT_NEAR(arc_radius(p.moves[0]), 5, 1e-12);
+  EXPECT_NEAR(arc_radius(p.moves[5]), 3, 1e-12);
+  EXPECT_EQ(arc_radius(p.moves[6]), 0);
+  const auto mid = [](const NcMove& m) {
+    std::vector<std::array<double, 3>> s;
+    sample_move(m, 2, s);
+    EXPECT_EQ(s.size(), 3u);
+    EXPECT_EQ(s.front(), m.start);
+    EXPECT_EQ(s.back(), m.end);
+    return s[1];
+  };
+  expect_point(mid(p.moves[0]), 5, 5, 0);
+  expect_point(mid(p.moves[1]), 5, 5, -1);
+  expect_point(mid(p.moves[3]), 2, 1, -2);  // cw about +Y from x=0: x -> z turns to z < 0
+  expect_point(mid(p.moves[5]), 3, -3, 3);  // 0.75 of 1.5 turns from the bottom
+  expect_point(mid(p.moves[6]), 5, 0, 6);
+  std::vector<std::array<double, 3>> quarter;
+  sample_move(p.moves[1], 4, quarter);
+  expect_point(quarter[1], 5 + 5 * std::sqrt(0.5), 5 * std::sqrt(0.5), -0.5);
 }
 
 TEST(GcodeProgram, RadiusFormatPicksTheShortOrLongArc) {

@@ -1,6 +1,6 @@
 #pragma once
 // A GoogleTest fixture with a fresh directory per test (named after the suite, the test and the
-// process), removed afterwards; and reading a whole file back.
+// process), removed afterwards; reading a whole file back and counting what the directory holds.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,6 +22,13 @@ class ScratchDirTest : public ::testing::Test {
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // How many files and folders the directory holds (0 after a failed write: no temporary left).
+  int entries() const {
+    int n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++n;
+    return n;
+  }
 
   static std::string slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
