@@ -479,6 +479,23 @@ check "nc stock cell" 0 "$kdop" nc --setup ncx/setup.json --program ncx/face_the
 expect "nc stock cell used" grep -q "height field, 0.2 mm cells" out.txt
 check "nc stock cell needs setup" 2 "$kdop" nc --program ncx/face_then_rapid.nc --moves ncx/m.csv --stock-cell 0.2
 check "nc stock cell positive" 2 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0
+# An inch program with an inch tool library (G20, "units": "inch"): positions in mm.
+printf 'G20 G90 G54\nT1 M6\nG43 H1\nG0 X2.75 Y1.75 Z1.2\nG0 Z-0.04\nG0 Z1.2\nM30\n' > ncx/inch.nc
+printf 'G20 G90 G54\nT1 M6\nG43 H1\nG0 X2.75 Y1.75 Z1.2\nG0 Z0.001\nG0 Z1.2\nM30\n' > ncx/inch_clear.nc
+cat > ncx/tools_in.json <<'JSON'
+{"units": "inch", "tools": {"1": {"shape": "flat", "diameter": 0.375, "cutting_length": 0.875,
+  "shank_diameter": 0.375, "length": 2.375, "holder": [
+  {"height": 0.625, "lower_diameter": 1, "upper_diameter": 1},
+  {"height": 1, "lower_diameter": 1.25, "upper_diameter": 1.75}]}}}
+JSON
+check "nc inch program" 1 "$kdop" nc --setup ncx/setup.json --tools ncx/tools_in.json --program ncx/inch.nc
+expect "nc inch rapid in mm" grep -q "line 5: rapid_into_material, cutter with stock at (69.8500, 44.4500, -\(200.0000\|199.9999\))" out.txt
+check "nc inch program 0.001 in above" 0 "$kdop" nc --setup ncx/setup.json --tools ncx/tools_in.json --program ncx/inch_clear.nc
+# A CAMotics tool table (no holders there): the holder collisions go, the rest stays.
+printf '{"1": {"units": "mm", "shape": "Cylindrical", "length": 22, "diameter": 10, "number": 1}}\n' > ncx/camotics.json
+check "nc camotics tools" 1 "$kdop" nc --setup ncx/setup.json --tools ncx/camotics.json --program ncx/demo.nc
+expect "nc camotics findings" grep -q "^findings: 2 (0 collisions, 1 rapids into material, 1 gouges)" out.txt
+expect "nc camotics gouge" grep -q "line 20: gouge, cutter with part" out.txt
 check "nc check csv" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/r.csv -q
 expect "nc csv header" grep -q "^line,n,block,kind,tool_part,object,x,y,z,depth,near,initial_stock,move$" ncx/r.csv
 expect "nc csv rows" test "$(wc -l <ncx/r.csv)" -eq 6

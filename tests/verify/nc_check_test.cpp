@@ -102,6 +102,16 @@ TEST(NcCheck, PlungeGougingHalfAMillimetre) {
   EXPECT_DOUBLE_EQ(r.summary.max_gouge_depth, f.depth);
   // Within the tolerance: no gouge.
   EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z39.995 F100\nG0 Z320\n").findings.empty());
+  // 0.5e-6 beyond the tolerance: reported (never missed) but marked near, since it is within
+  // delta = 1e-6 of the threshold; 1e-5 beyond: a plain gouge.
+  const NcReport near = run("G0 X50 Y50\nG0 Z52\nG1 Z39.9899995 F100\nG0 Z320\n");
+  ASSERT_EQ(near.findings.size(), 1u) << describe(near);
+  EXPECT_TRUE(near.findings[0].near);
+  EXPECT_NEAR(near.findings[0].depth, 0.0100005, 1.1e-6);
+  const NcReport beyond = run("G0 X50 Y50\nG0 Z52\nG1 Z39.98999 F100\nG0 Z320\n");
+  ASSERT_EQ(beyond.findings.size(), 1u) << describe(beyond);
+  EXPECT_FALSE(beyond.findings[0].near);
+  EXPECT_NEAR(beyond.findings[0].depth, 0.01001, 1.1e-6);
 }
 
 TEST(NcCheck, RapidIntoTheStockAndThroughTheClamp) {
