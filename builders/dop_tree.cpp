@@ -1,12 +1,10 @@
 #include "builders/dop_tree.hpp"
+#include "engine/parallel.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "builders/object_sphere.hpp"
 #include "builders/topdown_builder.hpp"
@@ -72,23 +70,24 @@ std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& 
   std::vector<float> bounds =
       populated_vector(std::size_t{topo.node_count()} * Shape::floats, 0.0f);
   // Leaves from their corners, in parallel (each writes only its own DOP)...
-  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, topo.node_count(), 4096),
-                    [&](const tbb::blocked_range<std::uint32_t>& range) {
-                      for (std::uint32_t n = range.begin(); n < range.end(); ++n) {
-                        float* out = bounds.data() + std::size_t{n} * Shape::floats;
-                        for (int j = S; j < L; ++j) {
-                          out[j] = -inf;
-                          out[L + j] = inf;
-                        }
-                        if (!topo.is_leaf(n)) continue;
-                        double lo[S], hi[S];
-                        leaf_intervals<K>(tris, topo.child_or_first[n], topo.leaf_count[n], lo, hi);
-                        for (int j = 0; j < S; ++j) {
-                          out[j] = float_below(lo[j]);
-                          out[L + j] = float_above(hi[j]);
-                        }
-                      }
-                    });
+  parallel_for_ranges(
+      0, topo.node_count(), 4096, [&](std::size_t range_first, std::size_t range_last) {
+        for (std::uint32_t n = static_cast<std::uint32_t>(range_first);
+             n < static_cast<std::uint32_t>(range_last); ++n) {
+          float* out = bounds.data() + std::size_t{n} * Shape::floats;
+          for (int j = S; j < L; ++j) {
+            out[j] = -inf;
+            out[L + j] = inf;
+          }
+          if (!topo.is_leaf(n)) continue;
+          double lo[S], hi[S];
+          leaf_intervals<K>(tris, topo.child_or_first[n], topo.leaf_count[n], lo, hi);
+          for (int j = 0; j < S; ++j) {
+            out[j] = float_below(lo[j]);
+            out[L + j] = float_above(hi[j]);
+          }
+        }
+      });
   // ... then inner nodes as the union of their children, children first.
   for (std::uint32_t n = topo.node_count(); n-- > 0;) {
     if (topo.is_leaf(n)) continue;
@@ -149,21 +148,21 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
   const std::vector<SlotRange> ranges = slot_ranges(f.tree.topology);
   // Per node in parallel, then concatenated in node order (the same arrays for any thread count).
   std::vector<DopVertices> per_node(nodes);
-  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, nodes, 16),
-                    [&](const tbb::blocked_range<std::uint32_t>& range) {
-                      std::vector<Vec3> node_corners;
-                      for (std::uint32_t n = range.begin(); n < range.end(); ++n) {
-                        const std::size_t at = std::size_t{n} * Shape::slabs;
-                        DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
-                        if (ranges[n].count <= kCornerNodeLimit) {
-                          distinct_corners(f.tree.triangles, ranges[n], node_corners);
-                          if (node_corners.size() < dv.points.size()) {
-                            dv = DopVertices{node_corners, 0.0};
-                          }
-                        }
-                        per_node[n] = std::move(dv);
-                      }
-                    });
+  parallel_for_ranges(0, nodes, 16, [&](std::size_t range_first, std::size_t range_last) {
+    std::vector<Vec3> node_corners;
+    for (std::uint32_t n = static_cast<std::uint32_t>(range_first);
+         n < static_cast<std::uint32_t>(range_last); ++n) {
+      const std::size_t at = std::size_t{n} * Shape::slabs;
+      DopVertices dv = dop_vertices<K>(lo.data() + at, hi.data() + at);
+      if (ranges[n].count <= kCornerNodeLimit) {
+        distinct_corners(f.tree.triangles, ranges[n], node_corners);
+        if (node_corners.size() < dv.points.size()) {
+          dv = DopVertices{node_corners, 0.0};
+        }
+      }
+      per_node[n] = std::move(dv);
+    }
+  });
   std::vector<std::uint32_t> vertex_first;
   std::vector<float> vx, vy, vz;
   vertex_first.reserve(nodes + 1);

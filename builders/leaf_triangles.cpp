@@ -1,7 +1,5 @@
 #include "builders/leaf_triangles.hpp"
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "engine/parallel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,18 +14,17 @@ LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uin
   double* corner_arrays[LeafTriangles::array_count];
   for (int a = 0; a < LeafTriangles::array_count; ++a)
     corner_arrays[a] = out.corners.mutable_array(a);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t s = range.begin(); s < range.end(); ++s) {
-                        const std::uint32_t t = order[s];
-                        const std::uint32_t corner[3] = {mesh.a[t], mesh.b[t], mesh.c[t]};
-                        for (int c = 0; c < 3; ++c) {
-                          corner_arrays[c][s] = mesh.x[corner[c]];
-                          corner_arrays[3 + c][s] = mesh.y[corner[c]];
-                          corner_arrays[6 + c][s] = mesh.z[corner[c]];
-                        }
-                      }
-                    });
+  parallel_for_ranges(0, n, 16384, [&](std::size_t range_first, std::size_t range_last) {
+    for (std::size_t s = range_first; s < range_last; ++s) {
+      const std::uint32_t t = order[s];
+      const std::uint32_t corner[3] = {mesh.a[t], mesh.b[t], mesh.c[t]};
+      for (int c = 0; c < 3; ++c) {
+        corner_arrays[c][s] = mesh.x[corner[c]];
+        corner_arrays[3 + c][s] = mesh.y[corner[c]];
+        corner_arrays[6 + c][s] = mesh.z[corner[c]];
+      }
+    }
+  });
   return out;
 }
 

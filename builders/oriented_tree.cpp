@@ -1,7 +1,5 @@
 #include "builders/oriented_tree.hpp"
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "engine/parallel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -124,20 +122,20 @@ OrientedTree<Bv> build_oriented_tree(const Mesh& mesh, const BuildConfig& config
   std::vector<double> boxes = populated_vector(std::size_t{nodes} * Bv::doubles, 0.0);
   std::vector<float> size = populated_vector(std::size_t{nodes}, 0.0f);
   // Every node is fitted to its own corners (Gottschalk's hull per node), independently.
-  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, nodes, 8),
-                    [&](const tbb::blocked_range<std::uint32_t>& range) {
-                      std::vector<Vec3> corners;
-                      for (std::uint32_t n = range.begin(); n < range.end(); ++n) {
-                        distinct_corners(t.triangles, ranges[n], corners);
-                        double* out = boxes.data() + std::size_t{n} * Bv::doubles;
-                        const Obb box = fit_node(t.triangles, ranges[n], corners);
-                        if constexpr (std::is_same_v<Bv, ObbBv>) {
-                          size[n] = encode_obb(box, corners, out);
-                        } else {
-                          size[n] = encode_rss(box, corners, out);
-                        }
-                      }
-                    });
+  parallel_for_ranges(0, nodes, 8, [&](std::size_t range_first, std::size_t range_last) {
+    std::vector<Vec3> corners;
+    for (std::uint32_t n = static_cast<std::uint32_t>(range_first);
+         n < static_cast<std::uint32_t>(range_last); ++n) {
+      distinct_corners(t.triangles, ranges[n], corners);
+      double* out = boxes.data() + std::size_t{n} * Bv::doubles;
+      const Obb box = fit_node(t.triangles, ranges[n], corners);
+      if constexpr (std::is_same_v<Bv, ObbBv>) {
+        size[n] = encode_obb(box, corners, out);
+      } else {
+        size[n] = encode_rss(box, corners, out);
+      }
+    }
+  });
   t.boxes = std::move(boxes);
   t.size = std::move(size);
   return t;

@@ -1,6 +1,5 @@
 #include "builders/split_rule.hpp"
-
-#include <tbb/parallel_for.h>
+#include "engine/parallel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -138,7 +137,8 @@ std::uint32_t stable_partition_parallel(std::uint32_t* tris, std::uint32_t count
   const std::uint32_t chunks = (count + chunk - 1) / chunk;
   std::vector<std::uint8_t> is_left(count);
   std::vector<std::uint32_t> left_in(chunks + 1, 0);
-  tbb::parallel_for(std::uint32_t{0}, chunks, [&](std::uint32_t c) {
+  parallel_for_indices(chunks, [&](std::size_t chunk_index) {
+    const auto c = static_cast<std::uint32_t>(chunk_index);
     std::uint32_t n = 0;
     for (std::uint32_t i = c * chunk; i < std::min(count, (c + 1) * chunk); ++i) {
       is_left[i] = left_of(tris[i]);
@@ -149,7 +149,8 @@ std::uint32_t stable_partition_parallel(std::uint32_t* tris, std::uint32_t count
   for (std::uint32_t c = 0; c < chunks; ++c) left_in[c + 1] += left_in[c];
   const std::uint32_t lefts = left_in[chunks];
   std::vector<std::uint32_t> out(count);
-  tbb::parallel_for(std::uint32_t{0}, chunks, [&](std::uint32_t c) {
+  parallel_for_indices(chunks, [&](std::size_t chunk_index) {
+    const auto c = static_cast<std::uint32_t>(chunk_index);
     const std::uint32_t first = c * chunk;
     std::uint32_t l = left_in[c], r = lefts + (first - left_in[c]);
     for (std::uint32_t i = first; i < std::min(count, first + chunk); ++i) {
@@ -263,7 +264,8 @@ std::uint32_t split_by_cost(const Mesh& m, const Centroids& cen, const BuildConf
     per_direction[dir] = best_along<K>(m, cen, config, tris, count, dir);
   };
   if (count >= kParallelDirections) {
-    tbb::parallel_for(0, directions, evaluate);
+    parallel_for_indices(static_cast<std::size_t>(directions),
+                         [&](std::size_t dir) { evaluate(static_cast<int>(dir)); });
   } else {
     for (int dir = 0; dir < directions; ++dir) evaluate(dir);
   }

@@ -1,6 +1,5 @@
 #include "builders/topdown_builder.hpp"
-
-#include <tbb/parallel_invoke.h>
+#include "engine/parallel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -96,8 +95,8 @@ struct Builder {
     s.split = {begin, count, 0};
     s.left = std::make_unique<Subtree>();
     s.right = std::make_unique<Subtree>();
-    tbb::parallel_invoke([&] { *s.left = parallel<K>(begin, left, depth + 1); },
-                         [&] { *s.right = parallel<K>(begin + left, count - left, depth + 1); });
+    parallel_invoke([&] { *s.left = parallel<K>(begin, left, depth + 1); },
+                    [&] { *s.right = parallel<K>(begin + left, count - left, depth + 1); });
     s.node_count = 1 + s.left->node_count + s.right->node_count;
     return s;
   }

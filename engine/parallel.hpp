@@ -1,9 +1,19 @@
 #pragma once
-// The one place kdop's engine meets a thread pool: index ranges run as tasks on oneTBB's
-// work-stealing scheduler inside an arena of a chosen size, or inline when one thread is asked
-// for (the same code, sequentially, as tests and debugging want).
+// The one place kdop meets a thread pool: index ranges run as tasks on oneTBB's work-stealing
+// scheduler inside an arena of a chosen size, or inline when one thread is asked for (the same
+// code, sequentially, as tests and debugging want). The builders and readers reach threads only
+// through parallel_for_ranges and parallel_invoke below, the engine through ParallelRunner and
+// run_tasks.
+//
+// Backends (CMake KDOP_PARALLEL_BACKEND, compiled into parallel.cpp only): "tbb", the default,
+// and "std", plain std::threads, for ThreadSanitizer runs: Debian's oneTBB is not instrumented,
+// so TSan cannot see its synchronisation and would report its hand-offs as races. The std
+// backend runs ParallelRunner's indices on that many threads, splits ranges over the hardware
+// threads and runs nested run_tasks inline (a split query's tasks would otherwise need worker
+// ids of their own); it is for checking, not for speed.
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 
 namespace kdop {
 
@@ -12,6 +22,38 @@ namespace kdop {
 // could reuse its per-thread state), else one after the other. Compiled once, for the baseline ISA;
 // the per-ISA query code reaches oneTBB only through this function (engine/isa/).
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool parallel);
+
+// Calls range(context, lo, hi) on disjoint sub-ranges covering [begin, end), each at most about
+// `grain` long, in parallel. Exceptions propagate to the caller (one of them).
+void run_ranges(std::size_t begin, std::size_t end, std::size_t grain,
+                void (*range)(void*, std::size_t, std::size_t), void* context);
+
+// Calls first(a) and second(b), possibly at the same time, and returns when both are done.
+void run_both(void (*first)(void*), void* a, void (*second)(void*), void* b);
+
+template <class Body>
+void parallel_for_ranges(std::size_t begin, std::size_t end, std::size_t grain, Body&& body) {
+  using B = std::remove_reference_t<Body>;
+  run_ranges(
+      begin, end, grain,
+      [](void* c, std::size_t lo, std::size_t hi) { (*static_cast<B*>(c))(lo, hi); }, &body);
+}
+
+// body(i) for every i in [0, count), one index per task.
+template <class Body>
+void parallel_for_indices(std::size_t count, Body&& body) {
+  parallel_for_ranges(0, count, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) body(i);
+  });
+}
+
+template <class F, class G>
+void parallel_invoke(F&& f, G&& g) {
+  using FF = std::remove_reference_t<F>;
+  using GG = std::remove_reference_t<G>;
+  run_both([](void* c) { (*static_cast<FF*>(c))(); }, &f, [](void* c) { (*static_cast<GG*>(c))(); },
+           &g);
+}
 
 class ParallelRunner {
  public:

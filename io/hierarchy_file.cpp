@@ -1,5 +1,6 @@
 // Hierarchy files: the layout is documented in hierarchy_file.hpp.
 #include "io/hierarchy_file.hpp"
+#include "engine/parallel.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -21,10 +22,6 @@
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
 
 #include "geometry/dop.hpp"
 #include "geometry/mappable_array.hpp"
@@ -159,16 +156,14 @@ template <class AfterBlock>
 std::uint64_t payload_checksum(std::string_view file, AfterBlock&& after_block) {
   const std::uint64_t bytes = file.size() - kChecksummedFrom;
   std::vector<std::uint64_t> digests((bytes + kChecksumBlock - 1) / kChecksumBlock);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, digests.size(), 1),
-                    [&](const tbb::blocked_range<std::size_t>& blocks) {
-                      for (std::size_t b = blocks.begin(); b < blocks.end(); ++b) {
-                        const std::uint64_t first = kChecksummedFrom + b * kChecksumBlock;
-                        const std::uint64_t end =
-                            std::min<std::uint64_t>(first + kChecksumBlock, file.size());
-                        digests[b] = XXH3_64bits_dispatch(file.data() + first, end - first);
-                        after_block(first, end);
-                      }
-                    });
+  parallel_for_ranges(0, digests.size(), 1, [&](std::size_t blocks_first, std::size_t blocks_last) {
+    for (std::size_t b = blocks_first; b < blocks_last; ++b) {
+      const std::uint64_t first = kChecksummedFrom + b * kChecksumBlock;
+      const std::uint64_t end = std::min<std::uint64_t>(first + kChecksumBlock, file.size());
+      digests[b] = XXH3_64bits_dispatch(file.data() + first, end - first);
+      after_block(first, end);
+    }
+  });
   return XXH3_64bits_dispatch(digests.data(), digests.size() * sizeof(std::uint64_t));
 }
 
@@ -848,7 +843,7 @@ File parse(HeldBytes in, const std::string& name, HierarchyRole role, Load&& loa
   const Header h = r.header(role);
   std::optional<File> file;
   std::exception_ptr checksum_error, load_error;
-  tbb::parallel_invoke(
+  parallel_invoke(
       [&] {
         try {
           with_bv(h.bv, [&]<class Bv>() { r.check_payload<Bv>(h); });
