@@ -955,10 +955,15 @@ double arc_sweep(const NcMove& move) {
   return move.dir == NcArcDir::ccw ? sweep : -sweep;
 }
 
-double arc_radius(const NcMove& move) {
-  if (move.kind != NcMoveKind::arc) return 0;
+std::array<double, 2> arc_radii(const NcMove& move) {
+  if (move.kind != NcMoveKind::arc) return {0, 0};
   const ArcAxes a = arc_axes(move);
-  return std::max(radius_of(move.start, move.centre, a), radius_of(move.end, move.centre, a));
+  return {radius_of(move.start, move.centre, a), radius_of(move.end, move.centre, a)};
+}
+
+double arc_radius(const NcMove& move) {
+  const std::array<double, 2> r = arc_radii(move);
+  return std::max(r[0], r[1]);
 }
 
 void sample_move(const NcMove& move, std::uint32_t n, std::vector<std::array<double, 3>>& out) {

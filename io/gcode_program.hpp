@@ -70,11 +70,13 @@ struct NcMove {
 // the radius and the height along the normal linear in the angle (a helix, or LinuxCNC's slight
 // spiral when the end radius differs).
 //   arc_sweep: the signed angle turned, radians (ccw > 0), whole extra turns included; 0 for
-//   lines. arc_radius: the larger of the start and end radius; 0 for lines.
+//   lines. arc_radius: the larger of the start and end radius; 0 for lines. arc_radii: both
+//   ({0, 0} for lines).
 //   sample_move: the tip at fractions 0, 1/n, ..., 1 of the move (n >= 1) appended to `out`,
 //   exactly the start and the end at 0 and 1.
 double arc_sweep(const NcMove& move);
 double arc_radius(const NcMove& move);
+std::array<double, 2> arc_radii(const NcMove& move);
 void sample_move(const NcMove& move, std::uint32_t n, std::vector<std::array<double, 3>>& out);
 
 // What a setup says about the machine (filled by the setup reader). Lengths in mm.

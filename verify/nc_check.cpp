@@ -91,53 +91,29 @@ Vec3 lerp(Vec3 a, Vec3 b, double u) {
   return {a.x + u * (b.x - a.x), a.y + u * (b.y - a.y), a.z + u * (b.z - a.z)};
 }
 
-// The move as straight pieces, shifted by `shift`. An arc turns about its plane's normal (17: z,
-// 18: y, 19: x) at a constant rate with the radius and the height along the normal linear in the
-// angle (a helix, or LinuxCNC's slight spiral when the end radius differs). A chord of angle t on
-// radius r strays at most r (1 - cos(t / 2)) from the circle, plus twice the radius change along
-// it for a spiral; the tool grows by that.
+// The move as straight pieces, shifted by `shift`: a line is one; an arc is chords between points
+// of the curve (io/gcode_program.hpp, sample_move: a helix, or LinuxCNC's slight spiral when the
+// end radius differs). A chord of angle t on radius r strays at most r (1 - cos(t / 2)) from the
+// circle, plus twice the radius change along it for a spiral; the tool grows by that.
 std::vector<Piece> pieces_of(const NcMove& m, Vec3 shift, double sagitta) {
-  const Vec3 s = vec(m.start) + shift, e = vec(m.end) + shift;
-  if (m.kind != NcMoveKind::arc) return {{s, e, 0}};
-  // In-plane axes (u, v) with positive rotation u -> v about the normal w.
-  int u = 0, v = 1, w = 2;
-  if (m.plane == 18) u = 2, v = 0, w = 1;
-  if (m.plane == 19) u = 1, v = 2, w = 0;
-  const std::array<double, 3> start = m.start, end = m.end, centre = m.centre;
-  const double su = start[u] - centre[u], sv = start[v] - centre[v];
-  const double eu = end[u] - centre[u], ev = end[v] - centre[v];
-  const double r0 = std::hypot(su, sv), r1 = std::hypot(eu, ev);
-  const double a0 = std::atan2(sv, su), a1 = std::atan2(ev, eu);
-  const double two_pi = 2 * std::numbers::pi;
-  double sweep = a1 - a0;  // ccw: in (0, 2 pi], then whole extra turns
-  if (m.dir == NcArcDir::ccw) {
-    while (sweep <= 0) sweep += two_pi;
-  } else {
-    while (sweep >= 0) sweep -= two_pi;
-  }
-  const double extra = two_pi * (std::max<std::uint32_t>(m.turns, 1) - 1);
-  sweep += m.dir == NcArcDir::ccw ? extra : -extra;
+  if (m.kind != NcMoveKind::arc) return {{vec(m.start) + shift, vec(m.end) + shift, 0}};
+  const double sweep = std::fabs(arc_sweep(m));
+  const auto [r0, r1] = arc_radii(m);
   const double r = std::max(r0, r1);
   const double max_angle = sagitta < r ? 2 * std::acos(1 - sagitta / r) : std::numbers::pi / 2;
-  const std::size_t n = std::clamp<std::size_t>(
-      static_cast<std::size_t>(std::ceil(std::fabs(sweep) / max_angle)), 1, 100000);
-  const double step = std::fabs(sweep) / static_cast<double>(n);
+  const std::size_t n =
+      std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(sweep / max_angle)), 1, 100000);
+  const double step = sweep / static_cast<double>(n);
   const double grow = r * (1 - std::cos(step / 2)) + 2 * std::fabs(r1 - r0) / n;
-  auto at = [&](std::size_t k) {
-    if (k == n) return e;
-    const double f = static_cast<double>(k) / static_cast<double>(n);
-    const double angle = a0 + f * sweep, radius = r0 + f * (r1 - r0);
-    std::array<double, 3> p{};
-    p[u] = centre[u] + radius * std::cos(angle);
-    p[v] = centre[v] + radius * std::sin(angle);
-    p[w] = start[w] + f * (end[w] - start[w]);
-    return vec(p) + shift;
-  };
-  std::vector<Piece> out;
-  out.reserve(n);
+  std::vector<std::array<double, 3>> points;
+  sample_move(m, static_cast<std::uint32_t>(n), points);
   // A little extra growth covers the rounding of the chord ends (ulps of mm-sized coordinates).
   const double slack = 1e-9 * (r + 1);
-  for (std::size_t k = 0; k < n; ++k) out.push_back({at(k), at(k + 1), grow + slack});
+  std::vector<Piece> out;
+  out.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    out.push_back({vec(points[k]) + shift, vec(points[k + 1]) + shift, grow + slack});
+  }
   return out;
 }
 
