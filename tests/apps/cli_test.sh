@@ -539,6 +539,64 @@ expect "demo nc leaves no files" test -z "$(ls /tmp | grep "kdop-demo-nc-" || tr
 check "nc unknown tool" 2 "$kdop" nc --setup ncx/setup.json --program ncx/t7.nc
 expect "nc unknown tool line" grep -q "t7.nc: line 2" err.txt
 
+# Determinism (issue 8): 1, 2 and 8 threads give byte-identical results, timings left out, for
+# batch --mode all (results and pairs) and for continuous path reports.
+mkdir -p det
+python3 - <<'PY'
+import math, random
+random.seed(5)
+def latlong(path, r, n, m, shift=(0, 0, 0)):
+    with open(path, "w") as f:
+        for i in range(n + 1):
+            th = math.pi * i / n
+            for j in range(m):
+                ph = 2 * math.pi * j / m
+                f.write("v %.17g %.17g %.17g\n" % (shift[0] + r * math.sin(th) * math.cos(ph),
+                        shift[1] + r * math.sin(th) * math.sin(ph), shift[2] + r * math.cos(th)))
+        for i in range(n):
+            for j in range(m):
+                a, b = i * m + j + 1, i * m + (j + 1) % m + 1
+                c, d = a + m, b + m
+                if i > 0: f.write("f %d %d %d\n" % (a, c, b))
+                if i < n - 1: f.write("f %d %d %d\n" % (b, c, d))
+latlong("det/env.obj", 1.0, 40, 60)
+latlong("det/obj.obj", 0.4, 12, 16)
+with open("det/poses.csv", "w") as f:
+    f.write("pose_id,tx,ty,tz,qw,qx,qy,qz\n")
+    for k in range(600):
+        q = [random.gauss(0, 1) for _ in range(4)]
+        f.write("p%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n" % (
+            k, random.uniform(-1.5, 1.5), random.uniform(-1.5, 1.5), random.uniform(-1.5, 1.5), *q))
+with open("det/traj.csv", "w") as f:
+    f.write("t,object,tx,ty,tz,qw,qx,qy,qz\n")
+    for k in range(40):
+        f.write("%d,ball,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n" % (
+            k, random.uniform(-0.45, 0.45), random.uniform(-0.45, 0.45),
+            random.uniform(-0.45, 0.45), *[random.gauss(0, 1) for _ in range(4)]))
+with open("det/scene.json", "w") as f:
+    f.write('{"environment": [{"name": "shell", "mesh": "env.obj"}], '
+            '"objects": [{"name": "ball", "mesh": "obj.obj"}]}\n')
+PY
+strip_times() {  # JSON without timing keys, canonical
+  python3 -c 'import json, sys
+def drop(x):
+    if isinstance(x, dict): return {k: drop(v) for k, v in x.items() if k not in ("time_us", "time_s", "threads", "poses_per_s")}
+    if isinstance(x, list): return [drop(v) for v in x]
+    return x
+print(json.dumps(drop(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"
+}
+for t in 1 2 8; do
+  check "determinism batch $t threads" 1 "$kdop" batch --env det/env.obj --object det/obj.obj --poses det/poses.csv --mode all --threads $t --out det/b$t.json --pairs det/p$t.csv -q
+  check "determinism path $t threads" 1 "$kdop" path --scene det/scene.json --trajectory det/traj.csv --continuous --threads $t --out det/path$t.json -q
+done
+expect "determinism batch has contacts" test "$(wc -l <det/p1.csv)" -gt 100
+expect "determinism batch 1 = 2 threads" test "$(strip_times det/b1.json)" = "$(strip_times det/b2.json)"
+expect "determinism batch 1 = 8 threads" test "$(strip_times det/b1.json)" = "$(strip_times det/b8.json)"
+expect "determinism pairs 1 = 2 = 8 threads" sh -c "cmp -s det/p1.csv det/p2.csv && cmp -s det/p1.csv det/p8.csv"
+expect "determinism path has free and colliding segments" sh -c "grep -q '\"status\":\"free\"' det/path1.json && grep -q '\"status\":\"collides\"' det/path1.json"
+expect "determinism path 1 = 2 threads" test "$(strip_times det/path1.json)" = "$(strip_times det/path2.json)"
+expect "determinism path 1 = 8 threads" test "$(strip_times det/path1.json)" = "$(strip_times det/path8.json)"
+
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help
