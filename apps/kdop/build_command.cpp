@@ -42,7 +42,10 @@ int run_build(const BuildArgs& args) {
   const PairConfig pair = make_pair_config(args.build);
   BuildConfig config = object ? pair.object : pair.environment;
   if (args.leaf != 0) config.leaf_size = args.leaf;
+  const MemoryBudget budget = memory_budget(args.build.max_memory);
+  check_file_fits(args.mesh, budget);
   const Mesh mesh = read_mesh(args.mesh);
+  check_build_fits(args.mesh, mesh.triangle_count(), budget);
 
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();

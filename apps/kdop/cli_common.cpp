@@ -8,6 +8,9 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -138,6 +141,86 @@ void install_interrupt_handler() {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::thread(watch_interrupts, signals).detach();
+}
+
+namespace {
+
+std::string gigabytes(std::uint64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  char text[32];
+  if (b >= 1e9) {
+    std::snprintf(text, sizeof text, "%.2f GB", b / 1e9);
+  } else if (b >= 1e6) {
+    std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  } else {
+    std::snprintf(text, sizeof text, "%.0f bytes", b);
+  }
+  return text;
+}
+
+std::string budget_text(const MemoryBudget& b) {
+  return b.from_option ? "the " + gigabytes(b.bytes) + " --max-memory allows"
+                       : "the " + gigabytes(b.bytes) +
+                             " available (MemAvailable; --max-memory sets the limit)";
+}
+
+}  // namespace
+
+MemoryBudget memory_budget(const std::string& max_memory) {
+  MemoryBudget b;
+  if (!max_memory.empty()) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(max_memory, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    const std::string suffix = max_memory.substr(used);
+    double scale = 0;
+    if (suffix.empty()) scale = 1;
+    if (suffix == "K" || suffix == "k") scale = 1e3;
+    if (suffix == "M" || suffix == "m") scale = 1e6;
+    if (suffix == "G" || suffix == "g") scale = 1e9;
+    if (used == 0 || scale == 0 || !(value > 0) || !std::isfinite(value * scale)) {
+      throw InputError(
+          "--max-memory: expected a number of bytes > 0 with an optional K, M or G, "
+          "got '" +
+          max_memory + "'");
+    }
+    b.bytes = static_cast<std::uint64_t>(std::min(value * scale, 1.8e19));
+    b.from_option = true;
+    return b;
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (meminfo >> key >> kb >> unit) {
+    if (key == "MemAvailable:") {
+      b.bytes = kb * 1024;
+      break;
+    }
+  }
+  return b;
+}
+
+void check_file_fits(const std::string& path, const MemoryBudget& budget) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error || budget.bytes == 0 || size <= budget.bytes) return;
+  throw InputError(path + ": the file has " + gigabytes(size) + ", more than " +
+                   budget_text(budget));
+}
+
+void check_build_fits(const std::string& path, std::uint64_t triangles,
+                      const MemoryBudget& budget) {
+  const double need = static_cast<double>(triangles) * kBuildBytesPerTriangle;
+  if (budget.bytes == 0 || need <= static_cast<double>(budget.bytes)) return;
+  throw InputError(path + ": " + std::to_string(triangles) + " triangles need about " +
+                   gigabytes(static_cast<std::uint64_t>(need)) + " to build (about " +
+                   std::to_string(kBuildBytesPerTriangle) + " bytes per triangle), more than " +
+                   budget_text(budget));
 }
 
 }  // namespace kdop::cli

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <stdexcept>
+#include <cstdint>
 #include <string>
 
 #include "geometry/pose.hpp"
@@ -64,5 +65,24 @@ class ProgressLine {
   bool enabled_;
   double last_ = 0;
 };
+
+// Memory for building hierarchies (issue 8: fail early and clearly, not by the kernel's OOM
+// killer). The budget is --max-memory (bytes, K/M/G suffixes) or, when empty, MemAvailable
+// from /proc/meminfo (no limit when that cannot be read). InputError for a malformed value.
+struct MemoryBudget {
+  std::uint64_t bytes = 0;  // 0: no limit
+  bool from_option = false;
+};
+MemoryBudget memory_budget(const std::string& max_memory);
+
+// A hierarchy needs about this much per triangle at its peak, the mesh included (measured:
+// 317 bytes above the mesh for 10^6 triangles, bench/README.md, and about 40 for the mesh).
+inline constexpr std::uint64_t kBuildBytesPerTriangle = 400;
+
+// Before reading: a mesh file larger than the budget is refused (a mesh in memory is never much
+// larger than its file). After reading: `triangles` are refused when their hierarchy would need
+// more than the budget. InputError naming the file, the need and the budget.
+void check_file_fits(const std::string& path, const MemoryBudget& budget);
+void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget);
 
 }  // namespace kdop::cli

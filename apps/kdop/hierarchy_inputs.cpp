@@ -87,8 +87,11 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
     return std::move(file.hierarchy);
   };
   // A mesh of either role, built (timed) with the BV type the files fixed.
+  const MemoryBudget budget = memory_budget(options.max_memory);
   auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c) {
+    check_file_fits(path, budget);
     const Mesh mesh = read_mesh(path);
+    check_build_fits(path, mesh.triangle_count(), budget);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);
     in.build_ms += ms_since(t0);

@@ -31,6 +31,9 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
       ->check(CLI::Range(2u, 1024u));
   command.add_flag("--all-directions", o.all_directions,
                    "Volume rules try planes along all k/2 DOP directions, not only x, y, z");
+  command.add_option("--max-memory", o.max_memory,
+                     "Refuse meshes whose hierarchies would need more memory than this (bytes, or "
+                     "with K, M or G; default: the memory available, MemAvailable)");
   if (set == OptionSet::hierarchy) return;
   command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
       ->capture_default_str()

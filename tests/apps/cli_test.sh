@@ -597,6 +597,16 @@ expect "determinism path has free and colliding segments" sh -c "grep -q '\"stat
 expect "determinism path 1 = 2 threads" test "$(strip_times det/path1.json)" = "$(strip_times det/path2.json)"
 expect "determinism path 1 = 8 threads" test "$(strip_times det/path1.json)" = "$(strip_times det/path8.json)"
 
+# Memory limits (issue 8): a mesh whose hierarchy would not fit is refused before building.
+check "max memory refuses" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 2000
+expect "max memory message" grep -q "cube.obj: 12 triangles need about 4800 bytes to build (about 400 bytes per triangle), more than the 2000 bytes --max-memory allows" err.txt
+check "max memory file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --max-memory 100
+expect "max memory file message" grep -q "cube.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
+check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 1M
+check "max memory malformed" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 12x
+check "max memory build" 2 "$kdop" build --mesh cube.obj --out never.kdop --max-memory 1K
+expect "max memory build leaves no file" test ! -e never.kdop
+
 # Help documents every flag.
 check "help" 0 "$kdop" --help
 check "check help" 0 "$kdop" check --help
