@@ -45,7 +45,8 @@ int run_build(const BuildArgs& args) {
   const MemoryBudget budget = memory_budget(args.build.max_memory);
   check_file_fits(args.mesh, budget);
   const Mesh mesh = read_mesh(args.mesh);
-  check_build_fits(args.mesh, mesh.triangle_count(), budget);
+  // The file's image is held in memory too before it is written.
+  check_build_fits(args.mesh, mesh.triangle_count(), budget, kBuildFileBytesPerTriangle);
 
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();

@@ -213,13 +213,13 @@ void check_file_fits(const std::string& path, const MemoryBudget& budget) {
                    budget_text(budget));
 }
 
-void check_build_fits(const std::string& path, std::uint64_t triangles,
-                      const MemoryBudget& budget) {
-  const double need = static_cast<double>(triangles) * kBuildBytesPerTriangle;
+void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
+                      std::uint64_t per_triangle) {
+  const double need = static_cast<double>(triangles) * static_cast<double>(per_triangle);
   if (budget.bytes == 0 || need <= static_cast<double>(budget.bytes)) return;
   throw InputError(path + ": " + std::to_string(triangles) + " triangles need about " +
                    gigabytes(static_cast<std::uint64_t>(need)) + " to build (about " +
-                   std::to_string(kBuildBytesPerTriangle) + " bytes per triangle), more than " +
+                   std::to_string(per_triangle) + " bytes per triangle), more than " +
                    budget_text(budget));
 }
 

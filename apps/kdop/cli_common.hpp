@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
-#include <cstdint>
 #include <string>
 
 #include "geometry/pose.hpp"
@@ -75,14 +75,19 @@ struct MemoryBudget {
 };
 MemoryBudget memory_budget(const std::string& max_memory);
 
-// A hierarchy needs about this much per triangle at its peak, the mesh included (measured:
-// 317 bytes above the mesh for 10^6 triangles, bench/README.md, and about 40 for the mesh).
-inline constexpr std::uint64_t kBuildBytesPerTriangle = 400;
+// A hierarchy needs about this much per triangle at its peak, the mesh included. Measured on a
+// 10,001,406-triangle sphere (kdop18, 2026-11-23): `kdop check` peaked at 4.21 GB (421 bytes a
+// triangle); `kdop build`, which also holds the 2.92 GB file image before writing it, at 6.79 GB
+// (679 bytes).
+inline constexpr std::uint64_t kBuildBytesPerTriangle = 450;
+inline constexpr std::uint64_t kBuildFileBytesPerTriangle = 720;
 
 // Before reading: a mesh file larger than the budget is refused (a mesh in memory is never much
 // larger than its file). After reading: `triangles` are refused when their hierarchy would need
-// more than the budget. InputError naming the file, the need and the budget.
+// more than the budget (`per_triangle` bytes each). InputError naming the file, the need and the
+// budget.
 void check_file_fits(const std::string& path, const MemoryBudget& budget);
-void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget);
+void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
+                      std::uint64_t per_triangle = kBuildBytesPerTriangle);
 
 }  // namespace kdop::cli
