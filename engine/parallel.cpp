@@ -19,6 +19,10 @@ namespace kdop {
 
 #if !KDOP_PARALLEL_STD
 
+bool parallel_backend_spawns_threads() {
+  return false;
+}
+
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool parallel) {
   if (!parallel || count < 2) {
     for (std::size_t i = 0; i < count; ++i) task(context, i);
@@ -114,6 +118,10 @@ void on_threads(unsigned extra, Work&& work) {
 }
 
 }  // namespace
+
+bool parallel_backend_spawns_threads() {
+  return true;
+}
 
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool) {
   for (std::size_t i = 0; i < count; ++i) task(context, i);

@@ -23,6 +23,10 @@ namespace kdop {
 // the per-ISA query code reaches oneTBB only through this function (engine/isa/).
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool parallel);
 
+// True for the std::thread backend, which creates its threads on every run (so the batch
+// engine's no-allocation-after-warm-up guarantee is the oneTBB backend's).
+bool parallel_backend_spawns_threads();
+
 // Calls range(context, lo, hi) on disjoint sub-ranges covering [begin, end), each at most about
 // `grain` long, in parallel. Exceptions propagate to the caller (one of them).
 void run_ranges(std::size_t begin, std::size_t end, std::size_t grain,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <new>
 #include <numbers>
 #include <string>
@@ -217,7 +218,8 @@ class Interpreter {
   void add_g(Block& b, double value) {
     const double tenfold = value * 10;
     const double r = std::nearbyint(tenfold);
-    if (std::fabs(tenfold - r) > 1e-6 || r < 0) {
+    // The bound keeps the cast below defined (G499999999 passes the 1e9 number limit).
+    if (std::fabs(tenfold - r) > 1e-6 || r < 0 || r > std::numeric_limits<int>::max()) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "G%g is not a G code", value);
       fail(buf);
@@ -338,7 +340,7 @@ class Interpreter {
 
   void add_m(Block& b, double value) {
     const double r = std::nearbyint(value);
-    if (std::fabs(value - r) > 1e-6 || r < 0) {
+    if (std::fabs(value - r) > 1e-6 || r < 0 || r > std::numeric_limits<int>::max()) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "M%g is not an M code", value);
       fail(buf);

@@ -23,6 +23,12 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return a * b;
 }
 
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return b > std::numeric_limits<std::uint64_t>::max() - a
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a + b;
+}
+
 // True for OFF and its variants whose vertex lines still start with x y z. "4OFF" and "nOFF"
 // (other dimensions) are not.
 bool is_off_keyword(std::string_view tok) {
@@ -46,7 +52,7 @@ class OffReader {
     }
     // Fail fast before allocating: every value needs a digit and a separator, a vertex has 3
     // values and a face at least 4 (the last value of the file needs no separator).
-    const std::uint64_t values = saturating_mul(3, nv) + saturating_mul(4, nf);
+    const std::uint64_t values = saturating_add(saturating_mul(3, nv), saturating_mul(4, nf));
     const std::uint64_t needed = values == 0 ? 0 : saturating_mul(2, values) - 1;
     if (needed > lines_.remaining_bytes()) {
       fail("header says " + std::to_string(nv) + " vertices and " + std::to_string(nf) +

@@ -28,8 +28,11 @@
 namespace kdop {
 namespace {
 
-// The read buffer, and so also the longest CSV line accepted.
+// The read buffer's largest size, and so also the longest CSV line accepted. CSV starts with a
+// smaller buffer and doubles it only for a line that does not fit (short inputs, such as a pipe
+// of a few poses, stay cheap to open).
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
+constexpr std::size_t kFirstLineBufferBytes = std::size_t{1} << 16;
 
 std::string errno_text(int error) {
   return error != 0 ? std::strerror(error) : "unknown error";
@@ -98,13 +101,17 @@ class ByteSource {
 // Hands out lines from a ByteSource, refilling one fixed buffer.
 class LineReader {
  public:
-  explicit LineReader(ByteSource& source) : source_(source), buf_(kBufferBytes) {}
+  explicit LineReader(ByteSource& source) : source_(source), buf_(kFirstLineBufferBytes) {}
 
   // The next line without its '\n' and one trailing '\r'; false at the end of the input. The
   // view is valid until the next call.
   bool next(std::string_view& line) {
     std::size_t newline = find_newline();
-    if (newline == end_ && !source_.at_end()) {
+    while (newline == end_ && !source_.at_end()) {
+      if (begin_ == 0 && end_ == buf_.size()) {  // the buffer holds part of one line
+        if (buf_.size() == kBufferBytes) break;
+        buf_.resize(std::min(2 * buf_.size(), kBufferBytes));
+      }
       refill();
       newline = find_newline();
     }

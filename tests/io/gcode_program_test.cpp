@@ -354,6 +354,14 @@ TEST(GcodeProgram, ErrorsNameTheLine) {
   }
 }
 
+// Found by fuzz/gcode_fuzzer: ten times a G number below the 1e9 number limit overflowed int.
+TEST(GcodeProgram, CodeNumbersBeyondIntAreErrors) {
+  EXPECT_THAT(error_of("G0 X1\nG499999999 X0\n"), HasSubstr("line 2: G5e+08 is not a G code"));
+  NcLimits limits;
+  limits.max_abs_value = 1e12;
+  EXPECT_THAT(error_of("M99999999999\n", {}, limits), HasSubstr("line 1: M1e+11 is not an M code"));
+}
+
 TEST(GcodeProgram, SetupToolTableIsChecked) {
   NcSetup setup;
   setup.tool_lengths[1] = 10;

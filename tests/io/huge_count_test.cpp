@@ -108,5 +108,18 @@ TEST(HugeCount, Off) {
   EXPECT_LT(out.largest_allocation, kSmall);
 }
 
+// Found by fuzz/off_fuzzer: 4 x a face count from 2^62 up saturated, but adding the vertices'
+// values wrapped around, so the size check passed and reserve() threw std::length_error.
+TEST(HugeCount, OffFaceCountNearTheTopOfUint64) {
+  const std::string body = "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+  for (const char* nf : {"4611686018427387904", "8198552921648689616", "18446744073709551615"}) {
+    const Outcome out =
+        parse("OFF\n3 " + std::string(nf) + "\n" + body, MeshFormat::off, "big.off");
+    EXPECT_THAT(out.error, HasSubstr("big.off: line 2: header says 3 vertices and " +
+                                     std::string(nf) + " faces"));
+    EXPECT_LT(out.largest_allocation, kSmall);
+  }
+}
+
 }  // namespace
 }  // namespace kdop

@@ -207,6 +207,16 @@ TEST(PoseCsv, LineLongerThanTheBufferIsAnError) {
   EXPECT_EQ(csv_error(text), "poses: line 3: line longer than 1048576 bytes");
 }
 
+// The buffer starts small and grows for long lines, up to the limit above.
+TEST(PoseCsv, LinesLongerThanTheFirstBufferAreRead) {
+  const std::string id(300'000, 'y');
+  const auto r = read_text(std::string(kHeader) + "a,0,0,0,1,0,0,0\n" + id +
+                           ",1,2,3,1,0,0,0\nb,0,0,0,1,0,0,0\n");
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[1].pose_id, id);
+  EXPECT_EQ(r[2].pose_id, "b");
+}
+
 std::string random_csv(std::size_t rows, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-10, 10);
