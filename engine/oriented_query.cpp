@@ -13,6 +13,7 @@ void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
   if (stack.size() < depth) stack.resize(depth);
   if (place_stamp.size() != nodes || slot_stamp.size() != slots) {
     placed.assign(nodes * kPlacedDoubles, 0.0);
+    placed_blocks.assign(nodes * kPlacedFloats, 0.0f);
     place_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout

@@ -1,6 +1,7 @@
 #pragma once
 // Definitions of the array-level kernel loops (simd/kernel_table.hpp); included only by the
 // per-ISA translation units in simd/isa/.
+#include "simd/box_separation.hpp"
 #include "simd/kernel_table.hpp"
 #include "simd/slab_overlap.hpp"
 #include "simd/slab_overlap_wide.hpp"
@@ -50,6 +51,16 @@ void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& sl
     out[i] = prefilter<Arch>(triangles[i], slots, first[i], count[i]);
 }
 
+template <class Arch>
+void box_separation_many(const double* boxes, const double* centres, const float* blocks,
+                         std::size_t n, std::uint8_t* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* box = boxes + 15 * i;
+    out[i] = static_cast<std::uint8_t>(
+        boxes_separated<Arch>(box, box + 3, centres + 3 * i, blocks + 16 * i));
+  }
+}
+
 template <class Arch, int Lanes>
 KernelTable<Lanes> make_kernel_table() {
   return {&slab_overlap_pairs<Arch, Lanes>, &tumble_nodes<Arch, Lanes>,
@@ -59,7 +70,7 @@ KernelTable<Lanes> make_kernel_table() {
 template <class Arch>
 KernelTables make_kernel_tables() {
   return {make_kernel_table<Arch, 4>(), make_kernel_table<Arch, 8>(), make_kernel_table<Arch, 12>(),
-          make_kernel_table<Arch, 16>()};
+          make_kernel_table<Arch, 16>(), &box_separation_many<Arch>};
 }
 
 }  // namespace kdop::simd

@@ -8,12 +8,24 @@ KernelTables kernel_tables_sse4();
 KernelTables kernel_tables_avx2();
 KernelTables kernel_tables_avx512();
 
+namespace {
+
+KernelTables kernel_tables(Isa isa) {
+  return isa == Isa::sse4     ? kernel_tables_sse4()
+         : isa == Isa::avx2   ? kernel_tables_avx2()
+         : isa == Isa::avx512 ? kernel_tables_avx512()
+                              : kernel_tables_scalar();
+}
+
+}  // namespace
+
+BoxSeparationMany box_separation_table(Isa isa) {
+  return kernel_tables(isa).box_separation_many;
+}
+
 template <int Lanes>
 KernelTable<Lanes> kernel_table(Isa isa) {
-  const KernelTables t = isa == Isa::sse4     ? kernel_tables_sse4()
-                         : isa == Isa::avx2   ? kernel_tables_avx2()
-                         : isa == Isa::avx512 ? kernel_tables_avx512()
-                                              : kernel_tables_scalar();
+  const KernelTables t = kernel_tables(isa);
   if constexpr (Lanes == 4) return t.lanes4;
   if constexpr (Lanes == 8) return t.lanes8;
   if constexpr (Lanes == 12) return t.lanes12;

@@ -33,13 +33,22 @@ struct KernelTable {
                          std::uint64_t* out);
 };
 
-// One ISA's tables for every padded slab count (K = 6, 14, 18, 26).
+// out[i] = boxes_separated (simd/box_separation.hpp) of box i, 15 doubles at boxes + 15 i
+// (centre, axes, half extents), against the box of centre centres + 3 i and block
+// blocks + 16 i, as 0 overlapping, 1 separated, 2 undecided.
+using BoxSeparationMany = void (*)(const double* boxes, const double* centres,
+                                   const float* blocks, std::size_t n, std::uint8_t* out);
+
+// One ISA's tables for every padded slab count (K = 6, 14, 18, 26), and the box test.
 struct KernelTables {
   KernelTable<4> lanes4;
   KernelTable<8> lanes8;
   KernelTable<12> lanes12;
   KernelTable<16> lanes16;
+  BoxSeparationMany box_separation_many;
 };
+
+BoxSeparationMany box_separation_table(Isa isa);
 
 // Lanes: 4, 8, 12 or 16.
 template <int Lanes>
@@ -57,6 +66,9 @@ template <class Arch, int Lanes>
 void tumble_nodes(const SlabFrame<Lanes>& frame, const float* vx, const float* vy, const float* vz,
                   const std::uint32_t* first, const std::uint32_t* count, std::size_t nodes,
                   float* out);
+template <class Arch>
+void box_separation_many(const double* boxes, const double* centres, const float* blocks,
+                         std::size_t n, std::uint8_t* out);
 template <class Arch>
 void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                     const std::uint32_t* first, const std::uint32_t* count, std::size_t n,
