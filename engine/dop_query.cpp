@@ -62,6 +62,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0,
                  0.0);  // the same layout as the leaf triangles
+    keys.epoch.assign(PrefilterKeyCache::entries, 0);  // epochs start again
     epoch = 0;
     frontier_valid = false;
   }
@@ -78,9 +79,15 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     std::copy(env_root, env_root + floats, roots_seen.begin());
     std::copy(fly_root, fly_root + floats, roots_seen.begin() + floats);
   }
+  if (keys.slot.empty()) {
+    keys.slot.assign(PrefilterKeyCache::entries, 0);
+    keys.epoch.assign(PrefilterKeyCache::entries, 0);
+    keys.keys.resize(PrefilterKeyCache::entries);
+  }
   if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp
     std::fill(tumble_stamp.begin(), tumble_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
+    std::fill(keys.epoch.begin(), keys.epoch.end(), 0);
     epoch = 1;
   }
 }

@@ -45,6 +45,7 @@ struct DopQueryScratch {
   std::vector<NodePair> stack;  // frontier_capacity + traversal_stack_size entries; never grows
   std::vector<float> tumbled;   // DopShape<K>::floats per flying node
   std::vector<std::uint32_t> tumble_stamp, slot_stamp;
+  PrefilterKeyCache keys;  // environment triangles' keys, this pose (single traversals only)
   // Corner c of a slot at the pose (apply_pose): x in array c, y in 3 + c, z in 6 + c.
   StaggeredArrays<double> moved;
   // Hot start: the previous pose's cut of the environment hierarchy (traverse_trees' `settled`
@@ -228,9 +229,23 @@ class DopTraversal {
   }
 
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {
-    return test_leaf_pair<Arch>(
-        env_.triangles, env_.topology, e, fly_.tree.triangles, fly_.tree.topology, f, slots_,
-        object_frame_, options_.mode, [&](std::uint32_t fs) { return moved_slot(fs); }, result);
+    auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
+    if (shared_) {  // concurrent tasks: no shared key cache
+      simd::PrefilterTriangle key;
+      auto compute = [&](std::uint32_t, const Triangle& te) -> const simd::PrefilterTriangle& {
+        key = object_frame_key<Arch>(object_frame_, te);
+        return key;
+      };
+      return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
+                                  fly_.tree.topology, f, slots_, options_.mode, moved, compute,
+                                  result);
+    }
+    auto cached = [&](std::uint32_t es, const Triangle& te) -> const simd::PrefilterTriangle& {
+      return cached_key<Arch>(s_.keys, s_.epoch, object_frame_, es, te);
+    };
+    return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
+                                fly_.tree.topology, f, slots_, options_.mode, moved, cached,
+                                result);
   }
 
   const DopTree<K>& env_;

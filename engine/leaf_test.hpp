@@ -22,6 +22,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "builders/leaf_floats.hpp"
 #include "builders/leaf_triangles.hpp"
@@ -122,6 +123,31 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
   return key;
 }
 
+// Environment triangles' prefilter keys for the current pose, direct-mapped by slot: in one query
+// a triangle of an environment leaf meets several flying leaves, and its key costs about 50 ns
+// (a fifth of a torus-flight query with K = 26 before this cache). An entry is valid for the pose
+// whose epoch it carries. Sized once (engine/dop_query.cpp, oriented_query.cpp).
+struct PrefilterKeyCache {
+  static constexpr std::uint32_t entries = 4096;
+  std::vector<std::uint32_t> slot, epoch;  // per entry; epoch 0: empty
+  std::vector<simd::PrefilterTriangle> keys;
+};
+
+// The key of environment slot `es` (triangle `te`) for this pose, from the cache or computed into
+// it. Not for concurrent tasks (they compute their own).
+template <class Arch>
+const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_t epoch,
+                                          const ObjectFrame& frame, std::uint32_t es,
+                                          const Triangle& te) {
+  const std::uint32_t i = es & (PrefilterKeyCache::entries - 1);
+  if (cache.epoch[i] != epoch || cache.slot[i] != es) {
+    cache.keys[i] = object_frame_key<Arch>(frame, te);
+    cache.slot[i] = es;
+    cache.epoch[i] = epoch;
+  }
+  return cache.keys[i];
+}
+
 // The moved corners of flying slots, in the leaf triangles' layout (x of corner c in array c, y
 // in 3 + c, z in 6 + c), computed by apply_pose once per slot and pose: the exact test's input.
 template <class Arch>
@@ -143,18 +169,19 @@ Triangle moved_triangle(const double* const* moved, std::uint32_t fs) {
 
 // Every environment triangle of leaf `e` against every flying triangle of leaf `f`: counts n_p
 // and n_exact, and adds intersecting pairs to `result` as `mode` asks. `moved_slot(fs)` gives
-// apply_pose's coordinates of flying slot fs. Returns true to stop (first_contact, a contact).
-template <class Arch, class MovedSlot>
+// apply_pose's coordinates of flying slot fs, `key_of(es, te)` the prefilter key of environment
+// slot es (object_frame_key, perhaps cached). Returns true to stop (first_contact, a contact).
+template <class Arch, class MovedSlot, class KeyOf>
 bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo, std::uint32_t e,
                     const LeafTriangles& fly_tris, const TreeTopology& fly_topo, std::uint32_t f,
-                    const simd::PrefilterSlots& slots, const ObjectFrame& frame, QueryMode mode,
-                    MovedSlot&& moved_slot, QueryResult& result) {
+                    const simd::PrefilterSlots& slots, QueryMode mode, MovedSlot&& moved_slot,
+                    KeyOf&& key_of, QueryResult& result) {
   const std::uint32_t f_first = fly_topo.child_or_first[f], f_count = fly_topo.leaf_count[f];
   const std::uint32_t e_first = env_topo.child_or_first[e];
   const std::uint32_t e_end = e_first + env_topo.leaf_count[e];
   for (std::uint32_t es = e_first; es < e_end; ++es) {
     const Triangle te = env_tris.template triangle<Arch>(es);
-    const simd::PrefilterTriangle key = object_frame_key<Arch>(frame, te);
+    const simd::PrefilterTriangle& key = key_of(es, te);
     result.stats.n_p += f_count;
     for (std::uint32_t done = 0; done < f_count; done += 64) {
       const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;

@@ -56,15 +56,16 @@ inline constexpr int kPlacedScaleAt = 15;
 inline constexpr int kPlacedFloats = 16;
 template <class Arch, class Bv>
 inline constexpr bool kFloatBoxTest =
-    std::is_same_v<Bv, ObbBv> && std::is_same_v<Arch, xsimd::avx512bw>;
+    std::is_same_v<Bv, ObbBv>&& std::is_same_v<Arch, xsimd::avx512bw>;
 
 // Per-thread state of queries against one flying hierarchy; sized once, reused for every pose.
 template <class Bv>
 struct OrientedQueryScratch {
-  std::vector<NodePair> stack;  // traversal_stack_size entries; never grows
-  std::vector<double> placed;   // kPlacedDoubles per flying node
+  std::vector<NodePair> stack;       // traversal_stack_size entries; never grows
+  std::vector<double> placed;        // kPlacedDoubles per flying node
   std::vector<float> placed_blocks;  // kPlacedFloats per flying node (OBB)
   std::vector<std::uint32_t> place_stamp, slot_stamp;
+  PrefilterKeyCache keys;         // environment triangles' keys, this pose
   StaggeredArrays<double> moved;  // the flying slots at the pose (as in DopQueryScratch)
   std::uint32_t epoch = 0;
 
@@ -157,8 +158,7 @@ void place_node(const OrientedFrame& f, const double* b, double* out, float* blo
 template <class Arch, class Bv>
 bool oriented_overlap(const double* e, const double* p, const float* block) {
   if constexpr (kFloatBoxTest<Arch, Bv>) {
-    const simd::BoxSeparation s =
-        simd::boxes_separated<Arch>(e + kCenterAt, e + kAxesAt, p, block);
+    const simd::BoxSeparation s = simd::boxes_separated<Arch>(e + kCenterAt, e + kAxesAt, p, block);
     if (s != simd::BoxSeparation::undecided) return s == simd::BoxSeparation::overlapping;
   } else {
     (void)block;
@@ -262,9 +262,12 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
     return oriented_overlap<Arch, Bv>(env.node_box(e), p,
                                       s.placed_blocks.data() + std::size_t{f} * kPlacedFloats);
   };
+  auto key_of = [&](std::uint32_t es, const Triangle& te) -> const simd::PrefilterTriangle& {
+    return cached_key<Arch>(s.keys, s.epoch, object_frame, es, te);
+  };
   auto leaf = [&](std::uint32_t e, std::uint32_t f) {
     return test_leaf_pair<Arch>(env.triangles, env.topology, e, fly_tris, fly.tree.topology, f,
-                                slots, object_frame, options.mode, moved_slot, result);
+                                slots, options.mode, moved_slot, key_of, result);
   };
   auto settled = [](std::uint32_t, bool) {};
   std::uint32_t size = 0;

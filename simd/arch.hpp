@@ -3,6 +3,10 @@
 // for the plain C++ reference. Every kernel has one body per tag family: a scalar loop, and an
 // xsimd loop that covers `Lanes` floats with the widest batch that fits, then narrower ones
 // (so 12 lanes run as 8 + 4 on AVX2 and as 8 + 4 on AVX-512, never as a scalar tail).
+// Kernels are [[gnu::always_inline]]: both the per-ISA query (engine/isa/) and the per-ISA kernel
+// table (simd/isa/) instantiate them, and an out-of-line copy would be one symbol in two objects
+// compiled for the ISA, which tests/simd/isa_hygiene_test.sh rejects (a linker choosing one copy
+// for everyone is how an older CPU meets an illegal instruction).
 #include <type_traits>
 #include <xsimd/xsimd.hpp>
 

@@ -16,7 +16,7 @@ inline bool slab_overlap_scalar(const float* a, const float* b) {
 }
 
 template <class Arch, int Lanes, int From = 0>
-inline bool slab_overlap(const float* a, const float* b) {
+[[gnu::always_inline]] inline bool slab_overlap(const float* a, const float* b) {
   if constexpr (is_scalar<Arch>) {
     return slab_overlap_scalar<Lanes>(a, b);
   } else if constexpr (From == Lanes) {

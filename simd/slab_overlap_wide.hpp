@@ -24,7 +24,8 @@ inline unsigned slab_overlap_wide_scalar(const float* fly, int fly_lanes, const 
 }
 
 template <class Arch, int Slabs, int W>
-inline unsigned slab_overlap_wide(const float* fly, int fly_lanes, const float* block) {
+[[gnu::always_inline]] inline unsigned slab_overlap_wide(const float* fly, int fly_lanes,
+                                                         const float* block) {
   if constexpr (is_scalar<Arch>) {
     return slab_overlap_wide_scalar<Slabs, W>(fly, fly_lanes, block);
   } else {

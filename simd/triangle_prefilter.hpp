@@ -71,8 +71,9 @@ inline std::uint64_t prefilter_scalar(const PrefilterTriangle& e, const Prefilte
 }
 
 template <class Arch>
-inline std::uint64_t prefilter(const PrefilterTriangle& e, const PrefilterSlots& f,
-                               std::uint32_t first, std::uint32_t count) {
+[[gnu::always_inline]] inline std::uint64_t prefilter(const PrefilterTriangle& e,
+                                                      const PrefilterSlots& f, std::uint32_t first,
+                                                      std::uint32_t count) {
   if constexpr (is_scalar<Arch>) {
     return prefilter_scalar(e, f, first, count);
   } else {

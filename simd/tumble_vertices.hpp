@@ -33,8 +33,9 @@ inline void tumble_vertices_scalar(const SlabFrame<Lanes>& f, const float* vx, c
 }
 
 template <class Arch, int Lanes, int From = 0>
-inline void tumble_vertices(const SlabFrame<Lanes>& f, const float* vx, const float* vy,
-                            const float* vz, std::uint32_t count, float* out) {
+[[gnu::always_inline]] inline void tumble_vertices(const SlabFrame<Lanes>& f, const float* vx,
+                                                   const float* vy, const float* vz,
+                                                   std::uint32_t count, float* out) {
   if constexpr (is_scalar<Arch>) {
     tumble_vertices_scalar<Lanes>(f, vx, vy, vz, count, out);
   } else if constexpr (From < Lanes) {
