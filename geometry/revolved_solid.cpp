@@ -191,6 +191,34 @@ double reach(const RevolvedSolid& s) {
   return r;
 }
 
+std::optional<RevolvedPrimitive> eroded(const RevolvedPrimitive& p, double s) {
+  if (s <= p.rounding) return RevolvedPrimitive{p.z0, p.r0, p.z1, p.r1, p.rounding - s};
+  const double t = s - p.rounding;
+  if (!(p.z1 - p.z0 > 2 * t)) return std::nullopt;
+  const double k = (p.r1 - p.r0) / (p.z1 - p.z0);
+  const double in = t * std::sqrt(1 + k * k);
+  RevolvedPrimitive e{p.z0 + t, p.r0 + k * t - in, p.z1 - t, p.r1 - k * t - in, 0};
+  if (e.r0 < 0 && e.r1 < 0) return std::nullopt;
+  // One end past the cone's apex: the eroded cone ends at the apex.
+  if (e.r0 < 0) e = {e.z0 - e.r0 / k, 0, e.z1, e.r1, 0};
+  if (e.r1 < 0) e = {e.z0, e.r0, e.z1 - e.r1 / k, 0, 0};
+  return e;
+}
+
+RevolvedSolid eroded_parts(const RevolvedSolid& solid, double s) {
+  RevolvedSolid out;
+  for (const RevolvedPrimitive& p : solid.parts) {
+    if (const auto e = eroded(p, s)) out.parts.push_back(*e);
+  }
+  return out;
+}
+
+double highest_z(const RevolvedSolid& s) {
+  double z = -std::numeric_limits<double>::infinity();
+  for (const RevolvedPrimitive& p : s.parts) z = std::max(z, std::max(p.z0, p.z1) + p.rounding);
+  return z;
+}
+
 AxisBox bounding_box(const RevolvedPrimitive& p) {
   const double r = up(std::max(p.r0, p.r1) + p.rounding);
   return {{-r, -r, down(p.z0 - p.rounding)}, {r, r, up(p.z1 + p.rounding)}};

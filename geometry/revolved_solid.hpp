@@ -17,6 +17,7 @@
 //
 // Lengths are in mm, like everything the NC checks read (io converts units before building).
 #include <span>
+#include <optional>
 #include <vector>
 
 #include "geometry/vec3.hpp"
@@ -122,6 +123,19 @@ double lowest_z_at(const RevolvedSolid& s, double d);
 
 // How far from the axis the solid reaches: max(r0, r1) + rounding over its parts (0 if empty).
 double reach(const RevolvedSolid& s);
+
+// The primitive eroded by s >= 0 (the points whose ball of radius s stays inside it), exactly: a
+// frustum with a rounding is the frustum with less rounding while s <= rounding; beyond, the
+// frustum is an intersection of two planes and a cone, each moving in by the rest (the cone's
+// radius by that times sqrt(1 + slope^2)). nullopt when nothing is left.
+std::optional<RevolvedPrimitive> eroded(const RevolvedPrimitive& p, double s);
+
+// The union of the parts' erosions: inside the union's erosion (exactly it for one part).
+RevolvedSolid eroded_parts(const RevolvedSolid& solid, double s);
+
+// The solid's highest point above its tip: max(z0, z1) + rounding over its parts (-infinity if
+// empty).
+double highest_z(const RevolvedSolid& s);
 
 // An axis-aligned box, closed.
 struct AxisBox {

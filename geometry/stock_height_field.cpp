@@ -1,6 +1,7 @@
 #include "geometry/stock_height_field.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -109,7 +110,10 @@ double cell_size_for(AxisBox box, std::size_t cells) {
   return std::sqrt(area / static_cast<double>(std::max<std::size_t>(cells, 1)));
 }
 
-StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t max_cells) {
+namespace {
+
+// The grid over a box's footprint, every top at box.hi.z.
+StockHeightField grid_over(AxisBox box, double cell, std::size_t max_cells) {
   if (!(box.lo.x < box.hi.x && box.lo.y < box.hi.y && box.lo.z < box.hi.z)) {
     throw std::invalid_argument("stock height field: the stock box is empty");
   }
@@ -133,6 +137,84 @@ StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t m
   f.cell_y = (box.hi.y - box.lo.y) / ny * (1 + 1e-12);
   f.z_bottom = box.lo.z;
   f.top.assign(f.cells(), box.hi.z);
+  return f;
+}
+
+// The highest z of triangle (p0, p1, p2) over rectangle r (Sutherland-Hodgman clipping in the
+// plane; z is linear over the triangle, so its maximum over the clipped polygon is at a corner),
+// or -infinity when the triangle's projection misses the rectangle. A vertical triangle (zero
+// projected area) counts its edges: the clipped polygon keeps the parts of them in r.
+double highest_over(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Rect& r) {
+  std::array<Vec3, 9> a{p0, p1, p2}, b{};
+  std::size_t n = 3;
+  // Clip against x >= x0, x <= x1, y >= y0, y <= y1 in turn; z follows linearly.
+  for (int side = 0; side < 4 && n > 0; ++side) {
+    auto inside = [&](const Vec3& p) {
+      switch (side) {
+        case 0:
+          return p.x >= r.x0;
+        case 1:
+          return p.x <= r.x1;
+        case 2:
+          return p.y >= r.y0;
+        default:
+          return p.y <= r.y1;
+      }
+    };
+    auto cross_at = [&](const Vec3& p, const Vec3& q) {
+      const double pv = side < 2 ? p.x : p.y, qv = side < 2 ? q.x : q.y;
+      const double edge = side == 0 ? r.x0 : side == 1 ? r.x1 : side == 2 ? r.y0 : r.y1;
+      const double t = (edge - pv) / (qv - pv);
+      return Vec3{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y), p.z + t * (q.z - p.z)};
+    };
+    std::size_t m = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const Vec3& p = a[k];
+      const Vec3& q = a[(k + 1) % n];
+      const bool pin = inside(p), qin = inside(q);
+      if (pin) b[m++] = p;
+      if (pin != qin) b[m++] = cross_at(p, q);
+    }
+    std::swap(a, b);
+    n = m;
+  }
+  double z = -kInfinity;
+  for (std::size_t k = 0; k < n; ++k) z = std::max(z, a[k].z);
+  return z;
+}
+
+}  // namespace
+
+StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t max_cells) {
+  return grid_over(box, cell, max_cells);
+}
+
+StockHeightField mesh_stock_height_field(const Mesh& mesh, double cell, std::size_t max_cells) {
+  if (mesh.triangle_count() == 0) {
+    throw std::invalid_argument("stock height field: the stock mesh is empty");
+  }
+  Vec3 lo{kInfinity, kInfinity, kInfinity}, hi{-kInfinity, -kInfinity, -kInfinity};
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+    lo = {std::min(lo.x, mesh.x[v]), std::min(lo.y, mesh.y[v]), std::min(lo.z, mesh.z[v])};
+    hi = {std::max(hi.x, mesh.x[v]), std::max(hi.y, mesh.y[v]), std::max(hi.z, mesh.z[v])};
+  }
+  StockHeightField f = grid_over({lo, hi}, cell, max_cells);
+  std::fill(f.top.begin(), f.top.end(), f.z_bottom);  // empty until the surface reaches a cell
+  for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+    const auto at = [&](std::uint32_t v) { return Vec3{mesh.x[v], mesh.y[v], mesh.z[v]}; };
+    const Vec3 p[3] = {at(mesh.a[t]), at(mesh.b[t]), at(mesh.c[t])};
+    const Vec3 tlo{std::min({p[0].x, p[1].x, p[2].x}), std::min({p[0].y, p[1].y, p[2].y}), 0};
+    const Vec3 thi{std::max({p[0].x, p[1].x, p[2].x}), std::max({p[0].y, p[1].y, p[2].y}), 0};
+    const CellRange range = cells_near(f, tlo, thi, 0);
+    for (std::size_t j = range.j0; j < range.j1; ++j) {
+      for (std::size_t i = range.i0; i < range.i1; ++i) {
+        const double z = highest_over(p[0], p[1], p[2], cell_rect(f, i, j));
+        double& top = f.top[i + f.nx * j];
+        // Rounded up: the clipped corners' z are off by a few ulps.
+        if (z > -kInfinity) top = std::max(top, z + slack(z));
+      }
+    }
+  }
   return f;
 }
 
@@ -213,6 +295,10 @@ void remove_swept(StockHeightField& field, const CutterProfile& cutter, Vec3 fro
 StockContact swept_contact(const StockHeightField& field, const RevolvedSolid& solid, Vec3 from,
                            Vec3 to, double margin) {
   if (solid.parts.empty()) return StockContact::clear;
+  // Wholly below the field's bottom all along: no material there.
+  const double top_of_solid = highest_z(solid);
+  const double highest = std::max(from.z, to.z) + top_of_solid;
+  if (highest + slack(highest) < field.z_bottom - margin) return StockContact::clear;
   const double radius = reach(solid);
   const CellRange range = cells_near(field, from, to, radius);
   StockContact result = StockContact::clear;
@@ -238,13 +324,19 @@ StockContact swept_contact(const StockHeightField& field, const RevolvedSolid& s
         const double lower = z_low + lowest_z_at(solid, d);
         // (Beyond the tool's reach the lower bound is +infinity: nothing to split.)
         if (lower == kInfinity || lower - slack(lower) >= limit) continue;
+        const double z_high = std::max(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
+        if (z_high + top_of_solid + slack(z_high + top_of_solid) < field.z_bottom - margin)
+          continue;
         // A witness: the cell's point nearest the axis at the interval's middle.
         const double tm = 0.5 * (iv.t0 + iv.t1);
         const Point2 c = lerp2(from, to, tm);
         const Point2 p{std::clamp(c.x, r.x0, r.x1), std::clamp(c.y, r.y0, r.y1)};
         const double at =
             lerp_z(from, to, tm) + lowest_z_at(solid, std::hypot(p.x - c.x, p.y - c.y));
-        if (at + slack(at) < limit) return StockContact::touches;
+        // The witness also needs the solid to reach up to the bottom there.
+        if (at + slack(at) < limit && lerp_z(from, to, tm) + top_of_solid > field.z_bottom) {
+          return StockContact::touches;
+        }
         if (--budget <= 0) {
           result = StockContact::near;
           break;
@@ -255,6 +347,20 @@ StockContact swept_contact(const StockHeightField& field, const RevolvedSolid& s
     }
   }
   return result;
+}
+
+bool rise_meets_nothing_new(const StockHeightField& field, Vec3 from, double reach,
+                            double column_top) {
+  const double limit = from.z + column_top;
+  const CellRange range = cells_near(field, from, from, reach);
+  for (std::size_t j = range.j0; j < range.j1; ++j) {
+    for (std::size_t i = range.i0; i < range.i1; ++i) {
+      const double top = field.top[i + field.nx * j];
+      if (top <= field.z_bottom || top + slack(top) <= limit) continue;
+      if (point_rect_distance({from.x, from.y}, cell_rect(field, i, j)) <= reach) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace kdop

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "geometry/cutter_body.hpp"
+#include "geometry/mesh.hpp"
 #include "geometry/revolved_solid.hpp"
 #include "geometry/vec3.hpp"
 
@@ -45,6 +46,13 @@ struct StockHeightField {
 // at most `cell` wide). Throws std::invalid_argument for an empty box, a bad cell size, or more
 // than `max_cells` cells.
 StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t max_cells);
+
+// A mesh stock (a closed solid) bounded the same way: cells over its bounding box, each top the
+// highest point of the surface over the cell (every triangle clipped to the cell's rectangle: a
+// vertical line through the solid leaves it through the surface, above every point of the solid
+// on that line), z_bottom its lowest point, cells the surface does not reach empty. Throws as
+// above.
+StockHeightField mesh_stock_height_field(const Mesh& mesh, double cell, std::size_t max_cells);
 
 // The cell size that splits the box into about `cells` square cells.
 double cell_size_for(AxisBox box, std::size_t cells);
@@ -79,8 +87,17 @@ enum class StockContact {
 };
 
 // Whether the solid swept from tip `from` to tip `to` comes within `margin` (vertically) of the
-// field's material.
+// field's material: its lowest point over a cell below the cell's top, and its highest point
+// above the field's bottom.
 StockContact swept_contact(const StockHeightField& field, const RevolvedSolid& solid, Vec3 from,
                            Vec3 to, double margin);
+
+// A solid moved straight up along its axis from tip `from` meets only material its start already
+// meets when every cell within `reach` of the axis has its top at most from.z + column_top, where
+// every column of the solid within reach extends up to at least column_top above its tip: the
+// points it sweeps beyond its start lie above that (a convex body of revolution moving along its
+// axis). True when the field proves that.
+bool rise_meets_nothing_new(const StockHeightField& field, Vec3 from, double reach,
+                            double column_top);
 
 }  // namespace kdop

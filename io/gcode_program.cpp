@@ -119,6 +119,13 @@ class Interpreter {
       work_ = setup_->work_offsets;
       g28_ = setup_->g28;
       g30_ = setup_->g30;
+      pos_ = setup_->start;  // no tool length offset yet: the tip is at the gauge point
+      const std::int32_t t = setup_->initial_tool;
+      if (t != 0 && !setup_->tool_lengths.contains(t)) {
+        throw IoError::in_file(
+            file, "initial tool " + std::to_string(t) + " is not in the setup's tool table");
+      }
+      tool_ = prepared_tool_ = t;  // so an M6 with no T keeps it
     }
   }
 

@@ -29,8 +29,9 @@
 // The tool length offset (G43) is not added: the spindle gauge point is tip + (0, 0, tool_length).
 // LinuxCNC's canonical commands are program coordinates of the tip (what rs274 prints); its
 // machine position is the gauge point. G53 and the G28/G30 positions address the gauge point in
-// machine coordinates, so there tip z = given z - tool_length. The machine starts with the gauge
-// point at the machine origin (as rs274 does).
+// machine coordinates, so there tip z = given z - tool_length. The program starts with the gauge
+// point at NcSetup::start (default the machine origin, where rs274 starts), no tool length
+// offset, and NcSetup::initial_tool in the spindle (default 0: empty, until the first M6).
 // Retract mode starts as G99 (return to R) and the motion mode as G80 — LinuxCNC's reset state.
 #include <array>
 #include <cstdint>
@@ -85,6 +86,8 @@ struct NcSetup {
   std::array<double, 3> g28{};  // stored positions, machine coordinates of the gauge point
   std::array<double, 3> g30{};
   std::map<std::int32_t, double> tool_lengths;  // tool number -> length offset along z
+  std::array<double, 3> start{};  // the gauge point at program start, machine coordinates
+  std::int32_t initial_tool = 0;  // the tool in the spindle at program start (0: none)
 };
 
 // Guards against programs that would take the world: text size, line and number length, moves
@@ -106,9 +109,10 @@ struct NcProgram {
   const std::string& block_text(const NcMove& move) const { return blocks[move.block]; }
 };
 
-// Reads and expands a program. Without a setup, work offsets, stored positions and tool length
-// offsets are 0 and any tool number is accepted; with one, T and H numbers (other than 0) must be
-// in its tool table. Throws IoError "<file>: line N: <what>" on the first problem.
+// Reads and expands a program. Without a setup, the start point, work offsets, stored positions
+// and tool length offsets are 0, the spindle is empty and any tool number is accepted; with one,
+// T and H numbers and the initial tool (other than 0) must be in its tool table. Throws IoError
+// "<file>: line N: <what>" on the first problem ("<file>: <what>" for an unknown initial tool).
 NcProgram read_gcode_program(const std::string& path, const std::optional<NcSetup>& setup = {},
                              const NcLimits& limits = {});
 NcProgram parse_gcode_program(std::string_view text, const std::string& name,

@@ -44,9 +44,9 @@ class SetupReader : private json::Checks {
     if (!top.is_object()) {
       fail("", std::string("expected a JSON object at the top level, got ") + top.type_name());
     }
-    check_keys(
-        top, "",
-        {"units", "stock", "part", "fixtures", "tolerance", "tools", "work_offsets", "g28", "g30"});
+    check_keys(top, "",
+               {"units", "stock", "part", "fixtures", "tolerance", "tools", "work_offsets", "g28",
+                "g30", "start", "initial_tool"});
     scale_ = top.contains("units") ? units(top.at("units"), "units") : 1.0;
     setup_.stock = solid(required(top, "", "stock"), "stock", "stock");
     if (top.contains("part")) {
@@ -67,6 +67,8 @@ class SetupReader : private json::Checks {
     if (top.contains("work_offsets")) work_offsets(top.at("work_offsets"));
     if (top.contains("g28")) setup_.g28 = point(top.at("g28"), "g28", scale_);
     if (top.contains("g30")) setup_.g30 = point(top.at("g30"), "g30", scale_);
+    if (top.contains("start")) setup_.start = point(top.at("start"), "start", scale_);
+    if (top.contains("initial_tool")) setup_.initial_tool = tool_number(top.at("initial_tool"));
     return std::move(setup_);
   }
 
@@ -140,6 +142,17 @@ class SetupReader : private json::Checks {
                                        path_component("work_offsets", kWorkOffsets[k]), scale_);
       }
     }
+  }
+
+  // 0 (no tool) or a tool number as the tool tables and T words take them.
+  std::int32_t tool_number(const Json& value) const {
+    const double t = number(value, "initial_tool");
+    if (!(t >= 0 && t <= std::numeric_limits<std::int32_t>::max() && t == std::floor(t))) {
+      fail("initial_tool", "expected a tool number, an integer from 0 (no tool) to " +
+                               std::to_string(std::numeric_limits<std::int32_t>::max()) + " (got " +
+                               format_number(t) + ")");
+    }
+    return static_cast<std::int32_t>(t);
   }
 
   // An array of `count` coordinates in mm, each within kMaxCoordinateMm.

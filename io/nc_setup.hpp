@@ -7,11 +7,12 @@
 //    "tolerance": 0.01,
 //    "tools": "tools.json",
 //    "work_offsets": {"G54": [x, y, z], ..., "G59": [x, y, z]},
-//    "g28": [x, y, z], "g30": [x, y, z]}
+//    "g28": [x, y, z], "g30": [x, y, z],
+//    "start": [x, y, z], "initial_tool": 1}
 // - units: "mm" (default) or "inch"; everything is converted to mm: boxes, tolerance, work
-//   offsets, stored positions, and mesh coordinates (mesh files carry no units, so a solid's
-//   mesh_scale says what to multiply them by). A stock, part or fixture entry may give its own
-//   "units" (e.g. an inch setup whose part comes from a mm CAD export).
+//   offsets, stored positions, the start point, and mesh coordinates (mesh files carry no units, so
+//   a solid's mesh_scale says what to multiply them by). A stock, part or fixture entry may give
+//   its own "units" (e.g. an inch setup whose part comes from a mm CAD export).
 // - stock: required, a box or a mesh. part: optional, a mesh or a box; without a part there is
 //   nothing to gouge, so the gouge check is skipped. fixtures: optional, each with a unique
 //   non-empty name other than "stock" and "part" (findings name the object they touch).
@@ -20,6 +21,13 @@
 // - tools: the tool library's path (optional; a command line may give it instead).
 // - work_offsets: G54..G59 (those keys exactly), each [x, y, z], default 0; g28/g30: the stored
 //   positions G28/G30 move to, machine coordinates, default 0.
+// - start: where the spindle's gauge point is when the program starts, machine coordinates,
+//   default 0 (the machine origin, where LinuxCNC's rs274 starts). A job whose stock top is at
+//   machine z = 0 needs a start above it, or the first move comes up through the stock.
+// - initial_tool: the tool in the spindle when the program starts (programs that rely on a
+//   preloaded tool have no M6 before they cut), an integer 0 .. 2147483647, default 0 (empty
+//   spindle: moves before the first M6 are not checked). That it is in the tool table is checked
+//   where the table is read (`kdop nc`), as for the program's T numbers.
 // Paths are relative to the setup file's folder (joined, not normalized) and must name existing
 // regular files; meshes are not read here (the verify layer reads them and checks that they are
 // closed solids, geometry/solid_check.hpp).
@@ -28,6 +36,7 @@
 //   "setup.json: fixtures[1].name: duplicate name 'clamp' (also fixtures[0])"
 //   "setup.json: stock.box: x0 must be below x1 (got 5 and 5)"
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +63,8 @@ struct NcSetupFile {
   std::string tools;        // resolved path of the tool library; empty when not given
   std::array<std::array<double, 3>, 6> work_offsets{};  // G54..G59, mm
   std::array<double, 3> g28{}, g30{};                   // mm
+  std::array<double, 3> start{};                        // the gauge point at program start, mm
+  std::int32_t initial_tool = 0;                        // 0: an empty spindle
 };
 
 NcSetupFile read_nc_setup(const std::string& path);

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "builders/dop_tree.hpp"
 #include "engine/parallel.hpp"
@@ -26,6 +27,8 @@ NcSetup machine_setup(const NcSetupFile& setup, const ToolLibrary& tools) {
   m.work_offsets = setup.work_offsets;
   m.g28 = setup.g28;
   m.g30 = setup.g30;
+  m.start = setup.start;
+  m.initial_tool = setup.initial_tool;
   for (const auto& [number, spec] : tools.tools) m.tool_lengths[number] = spec.gauge_length;
   return m;
 }
@@ -47,9 +50,11 @@ struct SetupSolid {
   std::string name;
   DopTree<K> tree;
   Vec3 lo, hi;  // the mesh's bounds
+  Mesh mesh;    // the stock's, for its height field (empty for the other solids)
 };
 
-SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file) {
+SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file,
+                      bool keep_mesh = false) {
   Mesh m;
   std::string source = setup_file;
   if (s.is_box()) {
@@ -68,7 +73,8 @@ SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file) {
   const auto [y_lo, y_hi] = std::minmax_element(m.y.begin(), m.y.end());
   const auto [z_lo, z_hi] = std::minmax_element(m.z.begin(), m.z.end());
   const Vec3 lo{*x_lo, *y_lo, *z_lo}, hi{*x_hi, *y_hi, *z_hi};
-  return {s.name, build_dop_tree<K>(m, BuildConfig::environment_defaults()), lo, hi};
+  DopTree<K> tree = build_dop_tree<K>(m, BuildConfig::environment_defaults());
+  return {s.name, std::move(tree), lo, hi, keep_mesh ? std::move(m) : Mesh{}};
 }
 
 // A tool ready for the checks: its solids and its cutter as one convex body.
@@ -81,10 +87,12 @@ struct ToolModel {
 };
 
 // A straight piece of a move: the tip from `from` to `to`, every tool part grown by `grow` (an
-// arc's chord sagitta; 0 for lines).
+// arc's chord sagitta; 0 for lines): horizontally only for an arc in the XY plane that stays at
+// one height (its chords are at the arc's height everywhere), else in every direction.
 struct Piece {
   Vec3 from, to;
   double grow = 0;
+  bool level = false;
 };
 
 Vec3 lerp(Vec3 a, Vec3 b, double u) {
@@ -96,7 +104,8 @@ Vec3 lerp(Vec3 a, Vec3 b, double u) {
 // end radius differs). A chord of angle t on radius r strays at most r (1 - cos(t / 2)) from the
 // circle, plus twice the radius change along it for a spiral; the tool grows by that.
 std::vector<Piece> pieces_of(const NcMove& m, Vec3 shift, double sagitta) {
-  if (m.kind != NcMoveKind::arc) return {{vec(m.start) + shift, vec(m.end) + shift, 0}};
+  if (m.kind != NcMoveKind::arc) return {{vec(m.start) + shift, vec(m.end) + shift, 0, false}};
+  const bool level = m.plane == 17 && m.start[2] == m.end[2];
   const double sweep = std::fabs(arc_sweep(m));
   const auto [r0, r1] = arc_radii(m);
   const double r = std::max(r0, r1);
@@ -112,15 +121,29 @@ std::vector<Piece> pieces_of(const NcMove& m, Vec3 shift, double sagitta) {
   std::vector<Piece> out;
   out.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
-    out.push_back({vec(points[k]) + shift, vec(points[k + 1]) + shift, grow + slack});
+    out.push_back({vec(points[k]) + shift, vec(points[k + 1]) + shift, grow + slack, level});
   }
   return out;
 }
 
-RevolvedSolid grown(const RevolvedSolid& s, double by) {
+// The solid grown for a piece: Minkowski-summed with a ball of radius `by`, or for a level piece
+// with a horizontal disc of radius `by` (every radius grows by it: a horizontal slice of a body
+// of revolution is a disc).
+RevolvedSolid grown(const RevolvedSolid& s, double by, bool level = false) {
   RevolvedSolid g = s;
-  for (RevolvedPrimitive& p : g.parts) p.rounding += by;
+  for (RevolvedPrimitive& p : g.parts) {
+    if (level) {
+      p.r0 += by;
+      p.r1 += by;
+    } else {
+      p.rounding += by;
+    }
+  }
   return g;
+}
+
+RevolvedSolid grown(const RevolvedSolid& s, const Piece& piece) {
+  return piece.grow > 0 ? grown(s, piece.grow, piece.level) : s;
 }
 
 // Whether `solid` meets `target` anywhere along the pieces: a surface contact (certified lower
@@ -141,7 +164,7 @@ Meeting meet(const RevolvedSolid& solid, const SetupSolid& target, const std::ve
   o.within = delta;
   o.first_only = true;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
-    const RevolvedSolid g = pieces[k].grow > 0 ? grown(solid, pieces[k].grow) : solid;
+    const RevolvedSolid g = grown(solid, pieces[k]);
     tool_sweep_query<K>(target.tree, g, pieces[k].from, pieces[k].to, o, scratch);
     if (scratch.contacts.empty()) continue;
     m.meets = true;
@@ -167,11 +190,14 @@ Meeting meet(const RevolvedSolid& solid, const SetupSolid& target, const std::ve
 // 1e-4 mm); `meets(part)` tells whether it meets it along the part of the piece.
 template <class Meets>
 std::array<double, 3> first_contact(const Piece& piece, Meets meets) {
+  if (meets(Piece{piece.from, piece.from, piece.grow, piece.level})) {
+    return {piece.from.x, piece.from.y, piece.from.z};
+  }
   const double length = norm(piece.to - piece.from);
   double lo = 0, hi = 1;
   while ((hi - lo) * length > 1e-4) {
     const double mid = 0.5 * (lo + hi);
-    if (meets(Piece{piece.from, lerp(piece.from, piece.to, mid), piece.grow})) {
+    if (meets(Piece{piece.from, lerp(piece.from, piece.to, mid), piece.grow, piece.level})) {
       hi = mid;
     } else {
       lo = mid;
@@ -181,11 +207,83 @@ std::array<double, 3> first_contact(const Piece& piece, Meets meets) {
   return {p.x, p.y, p.z};
 }
 
+// A solid swept along a piece.
+struct Sweep {
+  RevolvedSolid solid;
+  Piece piece;
+  bool has_inside = true;  // false for a rise's top disc (no depth to measure)
+};
+
+// What a rapid of the cutter body `entering` (the cutter eroded by delta) sweeps beyond its
+// start: the body along every piece; for a straight rise up its axis, the body's top disc (a flat
+// disc of the body's reach at its top plane, z_hi) swept along the rise and the body at its end.
+// Every column of the body within its reach runs from its lowest point up to at least z_hi, so a
+// point it sweeps beyond its start lies above start + z_hi at its radius: in the disc's sweep up to
+// end + z_hi, in the body at the end above that. What the body meets at its start belongs to the
+// move that brought it there (a gouge, a cut), and a retract out of a cut is not a rapid into it.
+std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector<Piece>& pieces) {
+  const RevolvedSolid body = to_solid(entering);
+  const Piece& p = pieces.front();
+  const bool rise = pieces.size() == 1 && p.grow == 0 && p.from.x == p.to.x && p.from.y == p.to.y &&
+                    p.to.z > p.from.z;
+  if (!rise) {
+    std::vector<Sweep> out;
+    for (const Piece& q : pieces) out.push_back({body, q, true});
+    return out;
+  }
+  const double r = reach(body);
+  RevolvedSolid disc;
+  disc.parts.push_back(make_frustum(entering.z_hi, r, entering.z_hi, r));
+  return {{disc, p, false}, {body, Piece{p.to, p.to, 0, false}, true}};
+}
+
 // The tool part a finding against the stock was found with: the cutter eroded by delta for a
 // rapid (entering by more than delta), the shank or the holder for a collision.
 RevolvedSolid finding_solid(const NcFinding& f, const ToolModel& tool, double delta) {
   if (f.kind == NcFindingKind::rapid_into_material) return to_solid(*eroded(tool.body, delta));
   return f.tool_part == ToolPart::holder ? tool.solids.holder : tool.solids.shank;
+}
+
+// Vertical feeds of each tool at each (x, y): the tip heights they swept, merged.
+using Holes =
+    std::map<std::tuple<double, double, std::int32_t>, std::vector<std::pair<double, double>>>;
+
+// The part of a vertical rapid of the cutter (`solid`: the cutter eroded by delta) that the height
+// field must still judge, or nullopt when none is left:
+//   - inside a hole: the tool's vertical feeds swept tip heights [lo, hi] at this (x, y), which
+//     removed every point of its cutter over that range up to hi + z_hi (z_hi: the cutter body's
+//     top plane, up to which every column of the body reaches). The rapid's points up to that
+//     height lie in removed material when its lowest tip height a is in [lo, hi]; a point above it
+//     needs a tip above hi - dome, dome = the solid's highest point - z_hi. So only tip heights
+//     from max(a, hi - dome) up are judged (G83 pecks, re-plunges into a drilled hole);
+//   - rising from where the previous move left it: it meets nothing its start does not already
+//     meet unless a cell within its reach holds material above a + column_top
+//     (rise_meets_nothing_new; column_top: the eroded body's top plane), and what its start meets
+//     belongs to the move that brought it there.
+std::optional<Piece> vertical_rest(const Piece& p, const ToolModel& tool,
+                                   const RevolvedSolid& solid, double column_top,
+                                   const Holes& holes, std::int32_t number,
+                                   const StockHeightField& field) {
+  if (p.grow != 0 || p.from.x != p.to.x || p.from.y != p.to.y || p.from.z == p.to.z) return p;
+  const bool rising = p.to.z > p.from.z;
+  double a = std::min(p.from.z, p.to.z);
+  const double b = std::max(p.from.z, p.to.z);
+  bool in_hole = false;
+  if (const auto it = holes.find({p.from.x, p.from.y, number}); it != holes.end()) {
+    const double dome = std::max(0.0, highest_z(solid) - tool.profile.z_hi);
+    for (const auto& [lo, hi] : it->second) {
+      if (lo <= a && a <= hi) {
+        a = std::max(a, hi - dome);
+        in_hole = true;
+      }
+    }
+    if (a >= b) return std::nullopt;
+  }
+  if (rising && !in_hole && rise_meets_nothing_new(field, p.from, reach(solid), column_top)) {
+    return std::nullopt;
+  }
+  const Vec3 low{p.from.x, p.from.y, a}, high{p.from.x, p.from.y, b};
+  return rising ? Piece{low, high, 0, false} : Piece{high, low, 0, false};
 }
 
 // Judges the findings against the initial (box) stock again on the height field of the material
@@ -227,6 +325,23 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
     if (!cuts.empty()) runner.for_each_index(bands, cut_band);
     cuts.clear();
   };
+  // Vertical feeds (drilling, plunges) as the tip heights each tool swept at each (x, y): a
+  // vertical rapid of that tool inside such a hole meets no material there (holes_clear).
+  std::map<std::tuple<double, double, std::int32_t>, std::vector<std::pair<double, double>>> holes;
+  auto record_hole = [&](std::int32_t tool, const Piece& p) {
+    if (p.grow != 0 || p.from.x != p.to.x || p.from.y != p.to.y) return;
+    auto& spans = holes[{p.from.x, p.from.y, tool}];
+    std::pair<double, double> span{std::min(p.from.z, p.to.z), std::max(p.from.z, p.to.z)};
+    for (auto it = spans.begin(); it != spans.end();) {  // merge what overlaps
+      if (it->first <= span.second && span.first <= it->second) {
+        span = {std::min(span.first, it->first), std::max(span.second, it->second)};
+        it = spans.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    spans.push_back(span);
+  };
   std::vector<NcFinding> kept;
   std::uint64_t cleared = 0;
   std::size_t next = 0;
@@ -249,15 +364,36 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
         kept.push_back(std::move(f));
         continue;
       }
-      const RevolvedSolid solid = finding_solid(f, model->second, options.delta);
-      auto contact = [&](const Piece& p) {
-        return swept_contact(field, p.grow > 0 ? grown(solid, p.grow) : solid, p.from, p.to,
-                             options.delta);
+      const ToolModel& tool = model->second;
+      const RevolvedSolid solid = finding_solid(f, tool, options.delta);
+      const auto entering = eroded(tool.body, options.delta);
+      const bool cutter = f.kind == NcFindingKind::rapid_into_material && entering.has_value();
+      // What the finding's tool part sweeps: the cutter as check_move sweeps it (a rise: its top
+      // disc and its end), after dropping what lies inside a hole it drilled; the shank or holder
+      // along every piece.
+      std::vector<Sweep> sweeps;
+      if (cutter) {
+        std::vector<Piece> rest = pieces;
+        if (rest.size() == 1) {
+          const auto r =
+              vertical_rest(rest.front(), tool, solid, entering->z_hi, holes, move.tool, field);
+          if (!r) {
+            ++cleared;
+            continue;
+          }
+          rest.front() = *r;
+        }
+        sweeps = entering_sweeps(*entering, rest);
+      } else {
+        for (const Piece& p : pieces) sweeps.push_back({solid, p, true});
+      }
+      auto contact = [&](const RevolvedSolid& body, const Piece& p) {
+        return swept_contact(field, grown(body, p), p.from, p.to, options.delta);
       };
       std::size_t k = 0;
       StockContact c = StockContact::clear;
-      for (; k < pieces.size(); ++k) {
-        c = contact(pieces[k]);
+      for (; k < sweeps.size(); ++k) {
+        c = contact(sweeps[k].solid, sweeps[k].piece);
         if (c != StockContact::clear) break;
       }
       if (c == StockContact::clear) {
@@ -266,14 +402,35 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       }
       f.initial_stock = false;
       f.near = c == StockContact::near;
-      f.depth = 0;
-      f.position = first_contact(pieces[k],
-                                 [&](const Piece& p) { return contact(p) != StockContact::clear; });
+      f.position = first_contact(sweeps[k].piece, [&](const Piece& p) {
+        return contact(sweeps[k].solid, p) != StockContact::clear;
+      });
+      // The depth on the field: the largest erosion of the tool part that still reaches the
+      // material left (the cutter eroded exactly, shank and holder part by part: a lower bound).
+      auto erode = [&](double d) {
+        if (f.kind != NcFindingKind::rapid_into_material) return eroded_parts(solid, d);
+        const auto e = eroded(tool.body, d);
+        return e ? to_solid(*e) : RevolvedSolid{};
+      };
+      double lo = 0, hi = tool.max_depth;
+      while (hi - lo > options.delta) {
+        const double mid = 0.5 * (lo + hi);
+        const RevolvedSolid e = erode(mid);
+        bool reaches = false;
+        for (const Sweep& w : sweeps) {
+          reaches = reaches || (w.has_inside && contact(e, w.piece) != StockContact::clear);
+        }
+        (reaches ? lo : hi) = mid;
+      }
+      f.depth = lo;
       kept.push_back(std::move(f));
     }
     const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
     if (rapid || pieces.empty()) continue;
-    for (const Piece& p : pieces) cuts.push_back({&model->second.profile, p.from, p.to, p.grow});
+    for (const Piece& p : pieces) {
+      cuts.push_back({&model->second.profile, p.from, p.to, p.grow});
+      record_hole(move.tool, p);
+    }
   }
   for (; next < findings.size(); ++next) kept.push_back(std::move(findings[next]));
   // A cancelled band leaves the field part cut: nothing judged on it may be reported.
@@ -294,7 +451,7 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
   if (!(options.delta > 0) || !(options.arc_sagitta > 0)) {
     throw std::invalid_argument("delta and arc sagitta must be > 0");
   }
-  const SetupSolid stock = load_solid(setup.stock, setup.file);
+  const SetupSolid stock = load_solid(setup.stock, setup.file, true);
   std::optional<SetupSolid> part;
   if (setup.has_part) part = load_solid(setup.part, setup.file);
   std::vector<SetupSolid> fixtures;
@@ -328,7 +485,7 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     const Vec3 shift{0, 0, move.tool_length - tool.spec->gauge_length};
     const std::vector<Piece> pieces = pieces_of(move, shift, options.arc_sagitta);
     auto report = [&](NcFindingKind kind, ToolPart tool_part, const SetupSolid& target,
-                      const RevolvedSolid& solid, const Meeting& m, double depth, bool near) {
+                      const RevolvedSolid& solid, const Piece& piece, double depth, bool near) {
       NcFinding f;
       f.move = index;
       f.line = move.line;
@@ -337,9 +494,8 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
       f.kind = kind;
       f.tool_part = tool_part;
       f.object = target.name;
-      f.position = first_contact(pieces[m.piece], [&](const Piece& p) {
-        return meet(solid, target, {p}, options.delta, sr).meets;
-      });
+      f.position = first_contact(
+          piece, [&](const Piece& p) { return meet(solid, target, {p}, options.delta, sr).meets; });
       f.depth = depth;
       f.near = near;
       f.initial_stock = &target == &stock;
@@ -348,40 +504,74 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     std::vector<const SetupSolid*> everything{&stock};
     if (part) everything.push_back(&*part);
     for (const SetupSolid& f : fixtures) everything.push_back(&f);
+    // How deep a contact goes: the largest s (to delta) for which the tool part eroded by s
+    // still meets the target, starting from `lo`, which meets. `erode(s)` is that part, empty
+    // when nothing is left. For the cutter the erosion is exact (one convex body); for the shank
+    // and holder, unions of convex parts, the union of the parts' erosions lies inside the
+    // erosion of the union, so the depth found is a lower bound.
+    auto deepest = [&](auto&& erode, const SetupSolid& target, double lo, double hi) {
+      while (hi - lo > options.delta) {
+        const double mid = 0.5 * (lo + hi);
+        const RevolvedSolid e = erode(mid);
+        (meet(e, target, pieces, options.delta, sr).meets ? lo : hi) = mid;
+      }
+      return lo;
+    };
+    auto eroded_cutter = [&](double s) {
+      const auto e = eroded(tool.body, s);
+      return e ? to_solid(*e) : RevolvedSolid{};
+    };
+    // A contact found on an arc's chord with the tool grown by the sagitta is proved only if the
+    // tool at a point of the arc itself (a chord's end) makes it.
+    auto proved_on_arc = [&](const RevolvedSolid& solid, const SetupSolid& target,
+                             const Meeting& m) {
+      if (!m.proved) return false;
+      const Piece& p = pieces[m.piece];
+      if (p.grow == 0) return true;
+      for (const Vec3 at : {p.from, p.to}) {
+        const Meeting still = meet(solid, target, {Piece{at, at, 0, false}}, options.delta, sr);
+        if (still.meets && still.proved) return true;
+      }
+      return false;
+    };
     // 1. Collisions: holder and shank with everything, the cutter with the fixtures.
     const std::pair<ToolPart, const RevolvedSolid*> upper_parts[] = {
         {ToolPart::shank, &tool.solids.shank}, {ToolPart::holder, &tool.solids.holder}};
     for (const auto& [which, solid] : upper_parts) {
       for (const SetupSolid* target : everything) {
         const Meeting m = meet(*solid, *target, pieces, options.delta, sr);
-        if (m.meets)
-          report(NcFindingKind::collision, which, *target, *solid, m, m.lower, !m.proved);
+        if (!m.meets) continue;
+        const double depth = deepest([&](double d) { return eroded_parts(*solid, d); }, *target,
+                                     0.0, reach(*solid) + options.delta);
+        report(NcFindingKind::collision, which, *target, *solid, pieces[m.piece], depth,
+               !proved_on_arc(*solid, *target, m));
       }
     }
     for (const SetupSolid& f : fixtures) {
       const Meeting m = meet(tool.solids.cutter, f, pieces, options.delta, sr);
-      if (m.meets) {
-        report(NcFindingKind::collision, ToolPart::cutter, f, tool.solids.cutter, m, m.lower,
-               !m.proved);
-      }
+      if (!m.meets) continue;
+      const double depth = deepest(eroded_cutter, f, 0.0, tool.max_depth);
+      report(NcFindingKind::collision, ToolPart::cutter, f, tool.solids.cutter, pieces[m.piece],
+             depth, !proved_on_arc(tool.solids.cutter, f, m));
     }
-    // 2. Rapids: the cutter entering (more than delta deep into) the part or the stock.
+    // 2. Rapids: the cutter entering (more than delta deep into) the part or the stock. Straight
+    // retracts too: one that starts below an overhang of the part, or under material a wider
+    // cutter left above its flutes, enters it. Against the stock, the replay on the height field
+    // (judge_on_height_field) clears the retracts that leave their own cut.
     const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
-    // A straight retract (up along the tool axis) leaves the cut it ends: it passes only through
-    // the column above the cutter, where the shank and holder, checked above, would meet any
-    // material left (except a ring wider than the shank above the flutes).
-    const bool retract = move.kind != NcMoveKind::arc && move.end[0] == move.start[0] &&
-                         move.end[1] == move.start[1] && move.end[2] > move.start[2];
-    if (rapid && !retract) {
+    if (rapid) {
       if (const auto entering = eroded(tool.body, options.delta)) {
-        const RevolvedSolid solid = to_solid(*entering);
+        const std::vector<Sweep> sweeps = entering_sweeps(*entering, pieces);
         std::vector<const SetupSolid*> material{&stock};
         if (part) material.insert(material.begin(), &*part);
         for (const SetupSolid* target : material) {
-          const Meeting m = meet(solid, *target, pieces, options.delta, sr);
-          if (m.meets) {
-            report(NcFindingKind::rapid_into_material, ToolPart::cutter, *target, solid, m, m.lower,
-                   !m.proved);
+          for (const Sweep& w : sweeps) {
+            const Meeting m = meet(w.solid, *target, {w.piece}, options.delta, sr);
+            if (!m.meets) continue;
+            const double depth = deepest(eroded_cutter, *target, options.delta, tool.max_depth);
+            report(NcFindingKind::rapid_into_material, ToolPart::cutter, *target, w.solid, w.piece,
+                   depth, !m.proved);
+            break;
           }
         }
       }
@@ -394,15 +584,14 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
       };
       const Meeting m = at(tolerance);
       if (m.meets) {
-        // The depth: the largest erosion that still meets, by bisection to delta.
-        double lo = tolerance, hi = tool.max_depth;
-        while (hi - lo > options.delta) {
-          const double mid = 0.5 * (lo + hi);
-          (at(mid).meets ? lo : hi) = mid;
-        }
+        const double depth = deepest(eroded_cutter, *part, tolerance, tool.max_depth);
         const RevolvedSolid solid = to_solid(*eroded(tool.body, tolerance));
-        report(NcFindingKind::gouge, ToolPart::cutter, *part, solid, m, lo,
-               lo - tolerance <= options.delta);
+        // On an arc the tool was grown by the chord's sagitta: the depth may be that much too
+        // large, so a gouge within it of the tolerance is only near.
+        double grow = 0;
+        for (const Piece& p : pieces) grow = std::max(grow, p.grow);
+        report(NcFindingKind::gouge, ToolPart::cutter, *part, solid, pieces[m.piece], depth,
+               depth - grow - tolerance <= options.delta);
       }
     }
     return true;
@@ -426,14 +615,16 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     for (NcFinding& f : found[b]) report.findings.push_back(std::move(f));
   }
   NcSummary& s = report.summary;
-  // A box stock is followed as material is removed; a mesh stock stays as given.
-  if (setup.stock.is_box()) {
-    const std::array<double, 6>& b = setup.stock.box;
-    const AxisBox box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+  // The stock is followed as material is removed: a box exactly, a mesh from a height field
+  // that bounds it from above.
+  {
+    const AxisBox box{stock.lo, stock.hi};
     const double cell =
         options.stock_cell > 0 ? options.stock_cell : cell_size_for(box, kDefaultStockCells);
     const auto replay_start = Clock::now();
-    StockHeightField field = make_stock_height_field(box, cell, kMaxStockCells);
+    StockHeightField field = setup.stock.is_box()
+                                 ? make_stock_height_field(box, cell, kMaxStockCells)
+                                 : mesh_stock_height_field(stock.mesh, cell, kMaxStockCells);
     s.stock_model = "height_field";
     s.stock_cell = std::max(field.cell_x, field.cell_y);
     const auto cleared =

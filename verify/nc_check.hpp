@@ -4,20 +4,30 @@
 // geometry/revolved_solid.hpp) against the setup's stock, finished part and fixtures
 // (io/nc_setup.hpp), continuously along the move. 3-axis moves are pure translations of the tool:
 // lines are checked exactly as sweeps; arcs are split into chords with the tool inflated by the
-// chord's sagitta, so nothing between the chord and the arc is missed.
+// chord's sagitta, so nothing between the chord and the arc is missed (sideways only for an arc
+// in the XY plane at one height, whose chords are at its height; in every direction otherwise). A
+// contact found on an arc is `near` unless the tool at a point of the arc itself makes it, and a
+// gouge within the sagitta of the tolerance is `near`.
 //
 // Findings, per move:
 // - collision: the holder or shank touches the stock, the part or a fixture; the cutter touches a
-//   fixture. "Touches" is volumetric: a tool part wholly inside a solid collides too.
+//   fixture. "Touches" is volumetric: a tool part wholly inside a solid collides too. The depth
+//   is the largest erosion of the tool part that still touches (part by part for the unions of
+//   shank and holder frustums: a lower bound).
 // - rapid_into_material: a rapid (G0, or a canned cycle's rapid) whose cutter enters the part
-//   or the stock. Straight retracts (up along the tool axis) are not checked for material: they
-//   leave the cut they start in, and the shank and holder are checked against everything above.
-// The stock: every move is first checked against the initial stock, in parallel. A box stock is
-// then followed as it is cut: the findings against it are judged again, in program order, on a
-// height field of the material the earlier feeds left (geometry/stock_height_field.hpp), which
-// holds at least the real material, so a finding it clears is a false alarm and one it keeps
-// meets material left to within a cell's over-estimate. A mesh stock has no removal model: its
-// findings stay marked `initial_stock` (possibly a false alarm).
+//   or the stock, straight retracts included (one rising from under an overhang, or from under
+//   material a cutter wider than its shank left above its flutes, enters it). What a rise sweeps
+//   beyond its start is its cutter's top disc swept along it and the cutter at its end (every
+//   column of a cutter reaches up to its top plane), so rising out of a cut or a gouge is not a
+//   rapid into material: what the cutter meets at its start belongs to the move that brought it.
+//   The depth is the largest erosion of the cutter that still meets (as for gouges).
+// The stock: every move is first checked against the initial stock, in parallel. The stock is then
+// followed as it is cut: the findings against it are judged again, in program order, on a height
+// field of the material the earlier feeds left (geometry/stock_height_field.hpp; a box stock
+// exactly, a mesh stock from a field that bounds it from above), which holds at least the real
+// material, so a finding it clears is a false alarm and one it keeps meets material left to within
+// the field's over-estimate. Vertical rapids of the cutter inside a hole that its own vertical
+// feeds drilled at that (x, y) (G83 pecks, re-plunges) are judged only where they leave the hole.
 // - gouge: the cutter enters the finished part deeper than the tolerance. The depth of a cutter
 //   position is the largest s such that the cutter eroded by s still meets the part
 //   (geometry/cutter_body.hpp); the move's depth is the largest over its positions, found by
@@ -61,8 +71,9 @@ struct NcCheckOptions {
 std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& tools,
                                  const NcProgram& program, const NcCheckOptions& options);
 
-// The machine setup the G-code reader needs: work offsets, stored positions, and the tool
-// lengths (each tool's gauge length) that G43 applies.
+// The machine setup the G-code reader needs: work offsets, stored positions, the start position
+// and the tool in the spindle at the start, and the tool lengths (each tool's gauge length) that
+// G43 applies.
 NcSetup machine_setup(const NcSetupFile& setup, const ToolLibrary& tools);
 
 }  // namespace kdop

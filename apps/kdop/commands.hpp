@@ -73,8 +73,9 @@ struct PathArgs {
 struct NcArgs {
   std::string program, moves;
   std::string setup, tools, out, plot;
-  double tolerance = -1;  // < 0: the setup's
-  double stock_cell = 0;  // 0: about 10^6 cells
+  double tolerance = -1;   // < 0: the setup's
+  double stock_cell = 0;   // 0: about 10^6 cells
+  std::int64_t tool = -1;  // the tool in the spindle at the start (< 0: the setup's)
   unsigned threads = 0;
   bool quiet = false;
 };

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   using namespace kdop::cli;
   CLI::App app{
       "kdop: exact collision queries between rigid triangle meshes with k-DOP BV-trees.\n"
+      "Try: kdop demo (the paper's torus flight), kdop demo nc (an NC job with three mistakes).\n"
       "Exit codes: 0 nothing found, 1 contact, 2 usage or input error, 3 internal error, "
       "130 interrupted."};
   app.require_subcommand(1);

@@ -1,6 +1,8 @@
 // kdop nc: a G-code program checked against a setup (stock, part, fixtures) with the tools of a
 // tool library (--setup), or only read and expanded into its moves (--moves).
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
 #include "io/gcode_program.hpp"
+#include "io/io_error.hpp"
 #include "io/nc_moves_file.hpp"
 #include "io/nc_plot.hpp"
 #include "io/nc_report.hpp"
@@ -39,6 +42,10 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
                   "smaller cells cost time and judge rapids closer to walls)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--tool", args.tool,
+                  "The tool in the spindle when the program starts, for programs that rely on a "
+                  "preloaded tool (default: the setup's \"initial_tool\"; 0: empty)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{2147483647}));
   cmd->add_option("--threads", args.threads, "Worker threads (0: all)");
   cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   cmd->add_option("--moves", args.moves,
@@ -49,14 +56,38 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
 
 namespace {
 
-std::string summary_text(const NcReport& r, const std::string& program) {
+// "1 gouge", "2 gouges".
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The moves line: how many moves there were and how many could not be checked (no tool in the
+// spindle), said as what the user sees in the program when they are the ones before its first
+// tool change.
+std::string moves_text(const NcProgram& program, const NcSummary& s) {
+  const std::string moves = count_of(s.moves, "move", "moves");
+  if (s.unchecked_moves == 0) return moves + " checked";
+  const auto first_tool = std::find_if(program.moves.begin(), program.moves.end(),
+                                       [](const NcMove& m) { return m.tool != 0; });
+  const auto leading = static_cast<std::uint64_t>(first_tool - program.moves.begin());
+  return moves + ", " + std::to_string(s.moves - s.unchecked_moves) + " checked, " +
+         std::to_string(s.unchecked_moves) +
+         (s.unchecked_moves == leading ? " before the first tool change (empty spindle)"
+                                       : " with an empty spindle (not checked)");
+}
+
+std::string summary_text(const NcReport& r, const NcProgram& program, bool has_part) {
   const NcSummary& s = r.summary;
   std::ostringstream out;
-  out << program << ": " << s.moves << " moves checked";
-  if (s.unchecked_moves > 0) out << " (" << s.unchecked_moves << " with no tool, not checked)";
-  out << "\n";
-  out << "findings: " << r.findings.size() << " (" << s.collisions << " collisions, "
-      << s.rapids_into_material << " rapids into material, " << s.gouges << " gouges)\n";
+  out << program.file << ": " << moves_text(program, s) << "\n";
+  out << "findings: " << r.findings.size() << " ("
+      << count_of(s.collisions, "collision", "collisions") << ", "
+      << count_of(s.rapids_into_material, "rapid into material", "rapids into material");
+  if (has_part) {
+    out << ", " << count_of(s.gouges, "gouge", "gouges") << ")\n";
+  } else {
+    out << "; gouges not checked: the setup has no part)\n";
+  }
   std::size_t shown = 0;
   for (const NcFinding& f : r.findings) {
     if (++shown > 20) {
@@ -68,7 +99,7 @@ std::string summary_text(const NcReport& r, const std::string& program) {
                   f.position[2]);
     out << "  line " << f.line << ": " << to_string(f.kind) << ", " << to_string(f.tool_part)
         << " with " << f.object << " at " << pos;
-    if (f.kind == NcFindingKind::gouge) out << ", depth " << f.depth << " mm";
+    if (f.depth > 0) out << ", depth " << f.depth << " mm";
     if (f.near) out << " (near: within 1e-6 mm of the threshold)";
     if (f.initial_stock) out << " (initial stock: possibly a false alarm)";
     out << "   | " << f.block << "\n";
@@ -76,13 +107,45 @@ std::string summary_text(const NcReport& r, const std::string& program) {
   if (s.gouges > 0) out << "deepest gouge: " << s.max_gouge_depth << " mm\n";
   if (s.stock_model == "height_field") {
     out << "stock: followed as it is cut (height field, " << s.stock_cell << " mm cells); "
-        << s.cleared_by_stock_model << " findings against the initial stock cleared\n";
+        << count_of(s.cleared_by_stock_model, "finding", "findings")
+        << " against the initial stock cleared\n";
   } else {
     out << "stock: a mesh, checked as given (findings against it may be false alarms)\n";
   }
   out << "tolerance: " << s.tolerance << " mm; time: parse " << s.parse_s << " s, check "
       << s.check_s << " s on " << s.threads << " threads\n";
   return out.str();
+}
+
+// The tool in the spindle at the start: --tool, else the setup's "initial_tool"; like the
+// program's T numbers, it must be in the tool table.
+std::int32_t initial_tool(const NcArgs& args, const NcSetupFile& setup, const ToolLibrary& tools) {
+  const auto unknown = [&](std::int64_t t) {
+    return t != 0 && !tools.tools.contains(static_cast<std::int32_t>(t));
+  };
+  const std::string table = " is not in the tool table (" + tools.file + ")";
+  if (args.tool >= 0) {
+    if (unknown(args.tool)) throw InputError("--tool: tool " + std::to_string(args.tool) + table);
+    return static_cast<std::int32_t>(args.tool);
+  }
+  if (unknown(setup.initial_tool)) {
+    throw IoError::in_file(setup.file,
+                           "initial_tool: tool " + std::to_string(setup.initial_tool) + table);
+  }
+  return setup.initial_tool;
+}
+
+// A program none of whose moves has a tool would pass without a single check: refused.
+void require_a_tool(const NcProgram& program, const std::string& setup_file) {
+  const auto loaded = [](const NcMove& m) { return m.tool != 0; };
+  if (program.moves.empty() || std::any_of(program.moves.begin(), program.moves.end(), loaded)) {
+    return;
+  }
+  throw IoError::at_line(program.file, program.moves.front().line,
+                         "no tool is loaded (no M6, no initial tool), so no move can be checked; "
+                         "give the tool in the spindle at the start with --tool N or "
+                         "\"initial_tool\": N in " +
+                             setup_file);
 }
 
 }  // namespace
@@ -104,9 +167,9 @@ int run_nc(const NcArgs& args) {
   if (!args.plot.empty()) check_plot_option(args.plot);
   if (args.setup.empty()) {
     if (!args.out.empty() || !args.plot.empty() || !args.tools.empty() || args.tolerance >= 0 ||
-        args.stock_cell > 0) {
+        args.stock_cell > 0 || args.tool >= 0) {
       throw InputError(
-          "kdop nc: --out, --plot, --tools, --tolerance and --stock-cell need --setup");
+          "kdop nc: --out, --plot, --tools, --tolerance, --stock-cell and --tool need --setup");
     }
     const NcProgram program = read_gcode_program(args.program);
     register_output_file(args.moves);
@@ -123,8 +186,13 @@ int run_nc(const NcArgs& args) {
   }
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
-  const NcProgram program = read_gcode_program(args.program, machine_setup(setup, tools));
+  NcSetup machine = machine_setup(setup, tools);
+  // The state at program start: the setup's gauge point, and its tool unless --tool says.
+  machine.start = setup.start;
+  machine.initial_tool = initial_tool(args, setup, tools);
+  const NcProgram program = read_gcode_program(args.program, machine);
   const double parse_s = std::chrono::duration<double>(Clock::now() - parse_start).count();
+  require_a_tool(program, setup.file);
   if (!args.moves.empty()) {
     register_output_file(args.moves);
     write_nc_moves_csv(program, args.moves);
@@ -163,7 +231,7 @@ int run_nc(const NcArgs& args) {
     write_nc_plot(program, *report, args.plot);
   }
   if (interrupted()) return kExitInterrupted;
-  const std::string text = summary_text(*report, args.program);
+  const std::string text = summary_text(*report, program, setup.has_part);
   if (args.out.empty()) {
     std::cout << text;
   } else if (!args.quiet) {

@@ -250,6 +250,61 @@ TEST(RevolvedSolid, BoundingBoxAndRadiusHoldTheSamples) {
   EXPECT_NEAR(farthest, r, 1e-9);
 }
 
+// Signed distance to a primitive: in its meridian plane, to the frustum's section mirrored about
+// the axis (a convex quadrilateral), less the rounding.
+double signed_distance(const RevolvedPrimitive& p, Vec3 x) {
+  const double r = std::hypot(x.x, x.y), z = x.z;
+  const double c[4][2] = {{p.r0, p.z0}, {p.r1, p.z1}, {-p.r1, p.z1}, {-p.r0, p.z0}};
+  double boundary = std::numeric_limits<double>::infinity();
+  int positive = 0, negative = 0;
+  for (int k = 0; k < 4; ++k) {
+    const double* a = c[k];
+    const double* b = c[(k + 1) % 4];
+    const double ex = b[0] - a[0], ez = b[1] - a[1], len2 = ex * ex + ez * ez;
+    const double t = len2 > 0 ? std::clamp(((r - a[0]) * ex + (z - a[1]) * ez) / len2, 0.0, 1.0)
+                              : 0.0;
+    boundary = std::min(boundary, std::hypot(r - (a[0] + t * ex), z - (a[1] + t * ez)));
+    const double side = ex * (z - a[1]) - ez * (r - a[0]);
+    if (len2 > 0) (side > 0 ? positive : side < 0 ? negative : positive) += 1;
+  }
+  const double area = (p.z1 - p.z0) * (p.r0 + p.r1);
+  const bool inside = area > 0 && (positive == 0 || negative == 0);
+  return (inside ? -boundary : boundary) - p.rounding;
+}
+
+// The eroded primitive holds exactly the points at least s inside the primitive.
+TEST(RevolvedSolid, ErosionKeepsThePointsDeepInside) {
+  std::uint64_t rng = 21;
+  int deep = 0, shallow = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    RevolvedPrimitive p;
+    p.z0 = 4 * next_uniform(rng) - 2;
+    p.z1 = p.z0 + (trial % 6 == 0 ? 0 : 6 * next_uniform(rng));
+    p.r0 = trial % 5 == 0 ? 0 : 4 * next_uniform(rng);
+    p.r1 = trial % 3 == 0 ? p.r0 : 4 * next_uniform(rng);
+    p.rounding = trial % 4 == 0 ? 0 : 2 * next_uniform(rng);
+    const double s = 2.5 * next_uniform(rng);
+    const auto e = eroded(p, s);
+    for (int k = 0; k < 200; ++k) {
+      const Vec3 x{8 * next_uniform(rng) - 4, 0.5 * next_uniform(rng),
+                   p.z0 - 3 + (p.z1 - p.z0 + 6) * next_uniform(rng)};
+      const double depth = -signed_distance(p, x);
+      const bool in_eroded = e && signed_distance(*e, x) <= 1e-9;
+      if (depth >= s + 1e-7) {
+        ++deep;
+        ASSERT_TRUE(in_eroded) << trial << ": a point " << depth << " deep is not in the erosion by "
+                               << s;
+      } else if (depth <= s - 1e-7) {
+        ++shallow;
+        ASSERT_FALSE(in_eroded) << trial << ": a point " << depth << " deep is in the erosion by "
+                                << s;
+      }
+    }
+  }
+  EXPECT_GT(deep, 1000);
+  EXPECT_GT(shallow, 1000);
+}
+
 TEST(RevolvedSolid, RejectsBadParameters) {
   ToolParameters good;
   good.diameter = 6, good.cutting_length = 20, good.length = 40, good.shank_diameter = 6;

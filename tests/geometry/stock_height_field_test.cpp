@@ -11,6 +11,8 @@
 #include <limits>
 #include <random>
 
+#include "geometry/shapes.hpp"
+
 namespace kdop {
 namespace {
 
@@ -177,6 +179,70 @@ TEST(StockHeightField, RapidInsideAPocketAndThroughItsWall) {
   // Above the stock: clear; just below its top outside the pocket: touches.
   EXPECT_EQ(swept_contact(f, rapid, {5, 5, 0.01}, {95, 55, 0.01}, 1e-6), StockContact::clear);
   EXPECT_EQ(swept_contact(f, rapid, {5, 5, 5}, {5, 5, -0.01}, 1e-6), StockContact::touches);
+}
+
+// A mesh stock's field holds every point of the solid: random points inside a convex polyhedron
+// (an ellipsoid's mesh, inside every face plane) lie in their cell's column [bottom, top]; and a
+// box mesh gives the box's own field.
+TEST(StockHeightField, MeshFieldHoldsTheSolid) {
+  const Mesh m = make_ellipsoid({30, 20, -10}, {25, 15, 8}, 24, 12);
+  const StockHeightField f = mesh_stock_height_field(m, 0.7, 1 << 20);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> ux(5, 55), uy(5, 35), uz(-18, -2);
+  int inside = 0;
+  for (int trial = 0; trial < 200000 && inside < 20000; ++trial) {
+    const Vec3 p{ux(rng), uy(rng), uz(rng)};
+    bool in = true;
+    for (std::size_t t = 0; t < m.triangle_count() && in; ++t) {
+      const Vec3 a{m.x[m.a[t]], m.y[m.a[t]], m.z[m.a[t]]};
+      const Vec3 b{m.x[m.b[t]], m.y[m.b[t]], m.z[m.b[t]]};
+      const Vec3 c{m.x[m.c[t]], m.y[m.c[t]], m.z[m.c[t]]};
+      in = dot(cross(b - a, c - a), p - a) <= 0;  // outward normals
+    }
+    if (!in) continue;
+    ++inside;
+    const auto i = static_cast<std::size_t>((p.x - f.x0) / f.cell_x);
+    const auto j = static_cast<std::size_t>((p.y - f.y0) / f.cell_y);
+    ASSERT_LT(i, f.nx);
+    ASSERT_LT(j, f.ny);
+    ASSERT_GE(f.top[i + f.nx * j], p.z) << p.x << " " << p.y << " " << p.z;
+    ASSERT_LE(f.z_bottom, p.z);
+  }
+  EXPECT_GT(inside, 10000);
+  // Not much more: a cell's top is within its rise of the surface (the ellipsoid's top, -2).
+  EXPECT_LE(*std::max_element(f.top.begin(), f.top.end()), -2 + 1e-6);
+  // Corner cells, outside the ellipse's footprint, hold nothing.
+  EXPECT_LE(f.top[0], f.z_bottom);
+
+  const StockHeightField box = mesh_stock_height_field(make_box({0, 0, -20}, {50, 40, 0}), 0.5,
+                                                       1 << 20);
+  EXPECT_EQ(box.z_bottom, -20);
+  for (double top : box.top) EXPECT_NEAR(top, 0, 1e-8);
+}
+
+// A tool wholly below the field's bottom meets nothing; one reaching into it does.
+TEST(StockHeightField, NothingBelowTheBottom) {
+  const StockHeightField f = make_stock_height_field({{0, 0, -10}, {100, 100, 0}}, 1, 1 << 20);
+  ToolParameters flat;
+  flat.shape = CutterShape::kFlat;
+  flat.diameter = 10;
+  flat.cutting_length = 20;
+  const RevolvedSolid cutter = to_solid(cutter_body(flat));
+  EXPECT_EQ(swept_contact(f, cutter, {50, 50, -100}, {60, 50, -31}, 1e-6), StockContact::clear);
+  EXPECT_EQ(swept_contact(f, cutter, {50, 50, -100}, {60, 50, -29}, 1e-6),
+            StockContact::touches);
+}
+
+// A rise meets nothing new while no material stands above its columns' tops within its reach.
+TEST(StockHeightField, RiseMeetsNothingNew) {
+  StockHeightField f = make_stock_height_field({{0, 0, -10}, {100, 100, 0}}, 1, 1 << 20);
+  EXPECT_TRUE(rise_meets_nothing_new(f, {50, 50, -5}, 5, 20));   // tops at 15 > 0
+  EXPECT_FALSE(rise_meets_nothing_new(f, {50, 50, -25}, 5, 20));  // tops at -5 < 0
+  // Material only beyond the reach does not count.
+  std::fill(f.top.begin(), f.top.end(), -10.0);
+  f.top[10 + f.nx * 10] = 0;  // the cell [10, 11] x [10, 11]
+  EXPECT_TRUE(rise_meets_nothing_new(f, {50, 50, -25}, 5, 20));
+  EXPECT_FALSE(rise_meets_nothing_new(f, {15.5, 10.5, -25}, 5, 20));
 }
 
 TEST(StockHeightField, RejectsBadGrids) {

@@ -233,6 +233,35 @@ TEST(GcodeProgram, ToolLengthOffsetsAndToolChanges) {
   EXPECT_EQ(q.moves[0].tool_length, 0);
 }
 
+// A setup's start point is where the first move starts (the gauge point: no tool length offset
+// yet), in absolute and incremental mode; its initial tool is in the spindle before any M6.
+TEST(GcodeProgram, SetupStartPointAndInitialTool) {
+  NcSetup setup;
+  setup.tool_lengths[1] = 50;
+  setup.tool_lengths[2] = 30;
+  setup.start = {10, 20, 100};
+  setup.initial_tool = 1;
+  const NcProgram p = parse("G91 G0 Z-10\nG90 G43 G0 X0\nM6\nG0 Y0\nT2 M6\nG0 Z5\n", setup);
+  ASSERT_EQ(p.moves.size(), 4u);
+  expect_point(p.moves[0].start, 10, 20, 100);
+  expect_point(p.moves[0].end, 10, 20, 90);
+  EXPECT_EQ(p.moves[0].tool, 1);
+  EXPECT_EQ(p.moves[0].tool_length, 0);
+  expect_point(p.moves[1].start, 10, 20, 40);  // G43 without H: the preloaded tool's length
+  EXPECT_EQ(p.moves[1].tool_length, 50);
+  EXPECT_EQ(p.moves[2].tool, 1);  // M6 with no T keeps the preloaded tool
+  EXPECT_EQ(p.moves[3].tool, 2);
+  // Without them: the machine origin (rs274's start) and an empty spindle.
+  NcSetup plain;
+  plain.tool_lengths[1] = 50;
+  const NcProgram q = parse("G0 X1\n", plain);
+  expect_point(q.moves[0].start, 0, 0, 0);
+  EXPECT_EQ(q.moves[0].tool, 0);
+  // The initial tool must be in the tool table.
+  setup.initial_tool = 9;
+  EXPECT_EQ(error_of("G0 X1\n", setup), "t.nc: initial tool 9 is not in the setup's tool table");
+}
+
 TEST(GcodeProgram, G28AndG30GoThroughTheIntermediatePoint) {
   NcSetup setup;
   setup.g28 = {100, 50, 20};

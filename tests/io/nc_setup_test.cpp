@@ -54,7 +54,7 @@ TEST_F(NcSetup, ReadsTheDocumentedForm) {
                  {"name": "vise", "mesh": "vise.obj"}],
     "tolerance": 0.02, "tools": "tools.json",
     "work_offsets": {"G54": [100, 200, -50], "G59": [1, 2, 3]},
-    "g28": [0, 0, 100], "g30": [10, 20, 90]})");
+    "g28": [0, 0, 100], "g30": [10, 20, 90], "start": [0, 0, 150], "initial_tool": 3})");
   EXPECT_EQ(s.file, "setup.json");
   EXPECT_TRUE(s.stock.is_box());
   EXPECT_EQ(s.stock.name, "stock");
@@ -75,6 +75,8 @@ TEST_F(NcSetup, ReadsTheDocumentedForm) {
   EXPECT_EQ(s.work_offsets[5], (std::array<double, 3>{1, 2, 3}));
   EXPECT_EQ(s.g28, (std::array<double, 3>{0, 0, 100}));
   EXPECT_EQ(s.g30, (std::array<double, 3>{10, 20, 90}));
+  EXPECT_EQ(s.start, (std::array<double, 3>{0, 0, 150}));
+  EXPECT_EQ(s.initial_tool, 3);
 }
 
 TEST_F(NcSetup, DefaultsWithOnlyAStock) {
@@ -86,6 +88,8 @@ TEST_F(NcSetup, DefaultsWithOnlyAStock) {
   EXPECT_EQ(s.tools, "");
   for (const auto& o : s.work_offsets) EXPECT_EQ(o, (std::array<double, 3>{0, 0, 0}));
   EXPECT_EQ(s.g28, (std::array<double, 3>{0, 0, 0}));
+  EXPECT_EQ(s.start, (std::array<double, 3>{0, 0, 0}));  // the machine origin, as rs274
+  EXPECT_EQ(s.initial_tool, 0);                          // an empty spindle
 }
 
 TEST_F(NcSetup, ConvertsInchAndHonoursPerSolidUnits) {
@@ -93,13 +97,15 @@ TEST_F(NcSetup, ConvertsInchAndHonoursPerSolidUnits) {
     "stock": {"box": [0, 0, -1, 4, 2, 0]},
     "part": {"mesh": "part.stl", "units": "mm"},
     "fixtures": [{"name": "vise", "mesh": "vise.obj"}],
-    "tolerance": 0.001, "work_offsets": {"G55": [1, 2, 3]}, "g28": [0, 0, 4]})");
+    "tolerance": 0.001, "work_offsets": {"G55": [1, 2, 3]}, "g28": [0, 0, 4],
+    "start": [1, 0, 5]})");
   EXPECT_EQ(s.stock.box, (std::array<double, 6>{0, 0, -25.4, 101.6, 50.8, 0}));
   EXPECT_EQ(s.part.mesh_scale, 1);
   EXPECT_EQ(s.fixtures[0].mesh_scale, 25.4);
   EXPECT_EQ(s.tolerance, 0.001 * 25.4);
   EXPECT_EQ(s.work_offsets[1], (std::array<double, 3>{25.4, 50.8, 3 * 25.4}));
   EXPECT_EQ(s.g28, (std::array<double, 3>{0, 0, 101.6}));
+  EXPECT_EQ(s.start, (std::array<double, 3>{25.4, 0, 127}));
 }
 
 TEST_F(NcSetup, ReadsFromAFileRelativeToItsFolder) {
@@ -199,6 +205,18 @@ TEST_F(NcSetup, RejectsBadMachineValues) {
   EXPECT_EQ(error_with(R"(, "g28": 0)"), "setup.json: g28: expected [x, y, z], got number");
   EXPECT_EQ(error_with(R"(, "g30": [0, 0, -2e6])"),
             "setup.json: g30[2]: must be within +-1000000 mm (got -2000000)");
+  EXPECT_EQ(error_with(R"(, "start": [0, 0])"),
+            "setup.json: start: expected [x, y, z], got an array of 2");
+  EXPECT_EQ(error_with(R"(, "start": [0, 0, "up"])"),
+            "setup.json: start[2]: expected a number, got string");
+  const std::string tool_number =
+      "setup.json: initial_tool: expected a tool number, an integer from 0 (no tool) to "
+      "2147483647 (got ";
+  EXPECT_EQ(error_with(R"(, "initial_tool": -1)"), tool_number + "-1)");
+  EXPECT_EQ(error_with(R"(, "initial_tool": 1.5)"), tool_number + "1.5)");
+  EXPECT_EQ(error_with(R"(, "initial_tool": 3e9)"), tool_number + "3000000000)");
+  EXPECT_EQ(error_with(R"(, "initial_tool": "1")"),
+            "setup.json: initial_tool: expected a number, got string");
 }
 
 // ASCII STL stores each facet's corners separately: the check welds them, so the reader's

@@ -207,25 +207,119 @@ TEST(NcCheck, BoxStockIsFollowedAsItIsCut) {
   EXPECT_GT(r.summary.stock_cell, 0);
 }
 
-TEST(NcCheck, MeshStockIsTheInitialStock) {
-  // The same stock as a mesh: no removal model, both rapids are reported and labelled.
+TEST(NcCheck, MeshStockIsFollowedAsItIsCutToo) {
+  // The same stock as a mesh: its height field bounds it from above cell by cell, so the rapid
+  // into the pocket is cleared as for the box, and the one through the wall stays.
   const std::filesystem::path dir =
       std::filesystem::path(testing::TempDir()) / "kdop_nc_mesh_stock";
   std::filesystem::create_directories(dir);
   NcSetupFile s = setup();
+  s.stock.box = {};
   s.stock.mesh = (dir / "stock.obj").string();
   write_file_atomic(s.stock.mesh, format_obj(make_box({0, 0, -400}, {100, 100, -350})));
   const NcReport r = run(pocket_then_rapids(), s);
-  ASSERT_EQ(r.findings.size(), 2u) << describe(r);
-  EXPECT_EQ(r.findings[0].block, "G0 Z47");
-  EXPECT_EQ(r.findings[1].block, "G0 X50 Y95");
-  for (const NcFinding& f : r.findings) {
-    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
-    EXPECT_TRUE(f.initial_stock);
-  }
-  EXPECT_EQ(r.summary.stock_model, "initial");
-  EXPECT_EQ(r.summary.cleared_by_stock_model, 0u);
+  ASSERT_EQ(r.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(r.findings[0].block, "G0 X50 Y95");
+  EXPECT_EQ(r.findings[0].kind, NcFindingKind::rapid_into_material);
+  EXPECT_FALSE(r.findings[0].initial_stock);
+  // The tip 3 below the material's top: the cutter is 3 deep in the wall's columns.
+  EXPECT_NEAR(r.findings[0].depth, 3, 1e-5);
+  EXPECT_EQ(r.summary.stock_model, "height_field");
+  EXPECT_EQ(r.summary.cleared_by_stock_model, 1u);
   std::filesystem::remove_all(dir);
+}
+
+// A retract is a rapid too: rising from under the part into it is found, whatever the shank
+// (here narrower than the cutter, so only the cutter meets the part); rising out of a cut or a
+// gouge is not a rapid into material.
+TEST(NcCheck, RetractsIntoMaterialAreFound) {
+  // A plate hanging in the air (stock and part 10 thick, program z 60 to 70, x >= 0) and a tool
+  // with a 4 mm shank on its 10 mm cutter. Beside the plate at tip z 25, the cutter (x -8 to 2)
+  // slides under its edge while the shank (x -5 to -1) stays beside it and the holder (from tip
+  // + 50) above it; then straight up: the cutter's top (tip + 20) enters the plate at tip 40.
+  NcSetupFile s = setup();
+  s.fixtures.clear();
+  s.part.box = {0, 0, -340, 100, 100, -330};
+  s.stock.box = {0, 0, -340, 100, 100, -330};
+  ToolLibrary t = tools();
+  t.tools[1].geometry.shank_diameter = 4;
+  const std::string text =
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z45\nM30\n";
+  const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, t));
+  NcCheckOptions o;
+  const NcReport r = *check_nc(s, t, program, o);
+  ASSERT_EQ(r.findings.size(), 2u) << describe(r);
+  for (const NcFinding& f : r.findings) {
+    EXPECT_EQ(f.line, 6u) << describe(r);
+    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+    EXPECT_EQ(f.tool_part, ToolPart::cutter);
+    EXPECT_NEAR(f.position[2], -360, 1e-3);  // tip 40
+    EXPECT_NEAR(f.depth, 2, 1e-5);           // 5 of the cutter's top in at the end, eroded from
+  }                                          // the side: 2 to the plate's edge at x = 0
+  EXPECT_EQ(r.findings[0].object, "part");
+  EXPECT_EQ(r.findings[1].object, "stock");
+  // Out of a cut: a plunge 2 into the stock (above the part) and straight up is clean.
+  EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z48 F100\nG0 Z320\n").findings.empty());
+}
+
+// G83 pecks and re-plunges into a drilled hole: the rapids back down the hole meet only what the
+// drill removed, on a box stock and on a mesh stock; a rapid down beside the hole is still found.
+TEST(NcCheck, PeckDrillingRapidsStayInTheHole) {
+  const std::string pecks =
+      "G0 X50 Y50\nG0 Z60\nG98 G83 X50 Y50 Z35 R52 Q4 F100\nG80\nG0 Z60\nG0 Z49\n"
+      "G0 Z320\n";
+  NcSetupFile s = setup();
+  s.has_part = false;
+  const NcReport box = run(pecks, s);
+  EXPECT_TRUE(box.findings.empty()) << describe(box);
+  // Four re-entries after the pecks at 48, 44, 40 and 36, and the re-plunge: found against the
+  // initial stock, cleared on the field.
+  EXPECT_EQ(box.summary.cleared_by_stock_model, 5u);
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "kdop_nc_pecks";
+  std::filesystem::create_directories(dir);
+  NcSetupFile m = s;
+  m.stock.box = {};
+  m.stock.mesh = (dir / "stock.obj").string();
+  write_file_atomic(m.stock.mesh, format_obj(make_box({0, 0, -400}, {100, 100, -350})));
+  const NcReport mesh = run(pecks, m);
+  EXPECT_TRUE(mesh.findings.empty()) << describe(mesh);
+  std::filesystem::remove_all(dir);
+  // 0.5 beside the hole: the re-plunge enters the wall.
+  const NcReport beside = run(
+      "G0 X50 Y50\nG0 Z60\nG98 G83 X50 Y50 Z35 R52 Q4 F100\nG80\nG0 X50.5\nG0 Z40\n"
+      "G0 Z320\n",
+      s);
+  ASSERT_EQ(beside.findings.size(), 1u) << describe(beside);
+  EXPECT_EQ(beside.findings[0].block, "G0 Z40");
+}
+
+// An arc in the XY plane at a constant height is checked with the tool grown sideways only (its
+// chords are at the arc's height): 0.0095 deep with a tolerance of 0.01 is no gouge, as for a line.
+TEST(NcCheck, LevelArcsDoNotGrowDownwards) {
+  NcSetupFile s = setup();
+  s.stock.box = s.part.box;  // finishing: nothing above the part
+  const NcReport line = run("G0 X20 Y50\nG0 Z41\nG1 Z39.9905 F100\nG1 X80\nG0 Z320\n", s);
+  EXPECT_TRUE(line.findings.empty()) << describe(line);
+  const NcReport arc =
+      run("G0 X20 Y50\nG0 Z41\nG1 Z39.9905 F100\nG2 X80 Y50 I30 J0\nG0 Z320\n", s);
+  EXPECT_TRUE(arc.findings.empty()) << describe(arc);
+  // 0.5 deep it is a gouge, and not near.
+  const NcReport deep =
+      run("G0 X20 Y50\nG0 Z41\nG1 Z39.5 F100\nG2 X80 Y50 I30 J0\nG0 Z320\n", s);
+  ASSERT_EQ(deep.findings.size(), 2u) << describe(deep);  // the plunge and the arc
+  EXPECT_EQ(deep.findings[1].line, 7u);
+  EXPECT_NEAR(deep.findings[1].depth, 0.5, 1e-5);
+  EXPECT_FALSE(deep.findings[1].near);
+}
+
+// Collisions report how deep the tool part goes: the holder 5 into the clamp's side.
+TEST(NcCheck, CollisionDepth) {
+  // Holder radius 20 about x = 5: its side at x = -15, 5 into the clamp (face x = -10).
+  const NcReport r = run("G0 X5 Y0\nG0 Z85\nG0 Y50\nG0 Z320\n");
+  ASSERT_FALSE(r.findings.empty()) << describe(r);
+  const NcFinding& f = r.findings[0];
+  EXPECT_EQ(f.tool_part, ToolPart::holder);
+  EXPECT_NEAR(f.depth, 5, 1e-5);
 }
 
 }  // namespace
