@@ -10,7 +10,8 @@
 // the swept region but never deep inside the cutter at one instant is no gouge).
 //
 // Every cutter shape is convex and of one form:
-//   B = {(r, z): z_lo <= z <= z_hi, r <= min(r_max, a + b z)} (+) ball(rounding),
+//   B = {(r, z): z_lo <= z <= z_hi, r <= min(r_max, a_k + b_k z for every cone k)} (+)
+//       ball(rounding),
 // r the distance from the axis, (+) the Minkowski sum. Its erosion by s is of the same form:
 // a Minkowski sum with a ball loses s of its rounding, B = K (+) ball(rho) eroding to
 // K (+) ball(rho - s) for s <= rho; beyond that K itself erodes, and the erosion of an
@@ -22,20 +23,31 @@
 //   flat:  z in [0, L], r <= R;
 //   ball:  z in [R, L], r <= 0, rounding R (the axis segment swept by the ball);
 //   bull:  z in [r, L], r <= R - r, rounding r (corner radius r);
-//   cone:  z in [0, L], r <= min(R, tip + z tan(angle / 2)).
+//   cone:  z in [0, L], r <= min(R, tip + z tan(angle / 2));
+//   composite: z in [0, L], r <= each segment's line (a convex outline: the least of its lines).
+// Every cone widens upward (b_k >= 0), so each column of the body within its reach runs from its
+// lowest point up to at least z_hi.
 // Ball and bull-nose bodies are also rounded on top, up to L + rounding: larger than the cutter
 // there, never smaller, so depths are never underestimated (the shank sits above L anyway).
 #include <optional>
+#include <vector>
 
 #include "geometry/revolved_solid.hpp"
 
 namespace kdop {
 
+// A cone's radius a + b z (b >= 0).
+struct CutterCone {
+  double a = 0, b = 0;
+};
+
 struct CutterBody {
   double z_lo = 0, z_hi = 0;
-  double r_max = 0;     // the cylinder's radius
-  double a = 0, b = 0;  // the cone's radius a + b z (b >= 0)
+  double r_max = 0;                // the cylinder's radius
+  std::vector<CutterCone> cones;   // the body's radius at z is the least of them and r_max
   double rounding = 0;
+
+  double radius_at(double z) const;
 };
 
 // The cutter of `tool` as a convex body (see above). Throws std::invalid_argument as make_cutter.
@@ -44,8 +56,9 @@ CutterBody cutter_body(const ToolParameters& tool);
 // The body eroded by s >= 0; nullopt when nothing is left (every point is less than s deep).
 std::optional<CutterBody> eroded(const CutterBody& body, double s);
 
-// The body as primitives for the distance queries: a cone frustum and a cylinder above it, each
-// with the rounding (the Minkowski sum distributes over the union).
+// The body as primitives for the distance queries: one frustum between consecutive breaks of its
+// radius (where two of its lines cross), each with the rounding (the Minkowski sum distributes
+// over the union).
 RevolvedSolid to_solid(const CutterBody& body);
 
 }  // namespace kdop

@@ -45,6 +45,27 @@ RevolvedPrimitive make_rounded_disc(double a, double zc, double rho) {
   return {zc, a, zc, a, rho};
 }
 
+void check_composite_profile(std::span<const ProfilePoint> profile) {
+  require(profile.size() >= 2, "a composite profile needs at least 2 points");
+  require(profile.size() <= kMaxProfilePoints, "a composite profile has at most 1000 points");
+  for (const ProfilePoint& p : profile) {
+    require_size(p.z, "profile height");
+    require_size(p.r, "profile radius");
+  }
+  require(profile.front().z == 0, "a composite profile starts at the tip, z = 0");
+  require(profile.back().r > 0, "a composite profile's top radius must be > 0");
+  double slope = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 1; i < profile.size(); ++i) {
+    const ProfilePoint a = profile[i - 1], b = profile[i];
+    require(b.z > a.z, "profile heights must increase");
+    require(b.r >= a.r, "a composite profile must not narrow upward");
+    // Convex: the radius grows ever slower upward (up to rounding of the points).
+    const double next = (b.r - a.r) / (b.z - a.z);
+    require(next <= slope * (1 + 1e-12) + 1e-12, "a composite profile must be convex");
+    slope = next;
+  }
+}
+
 RevolvedSolid make_cutter(const ToolParameters& tool) {
   require_size(tool.diameter, "diameter");
   require(tool.diameter > 0, "diameter must be > 0");
@@ -68,6 +89,15 @@ RevolvedSolid make_cutter(const ToolParameters& tool) {
       require(length >= r, "cutting_length must be >= corner_radius");
       s.parts.push_back(make_rounded_disc(radius - r, r, r));
       if (length > r) s.parts.push_back(make_frustum(r, radius, length, radius));
+      break;
+    }
+    case CutterShape::kComposite: {
+      check_composite_profile(tool.profile);
+      const ProfilePoint& top = tool.profile.back();
+      require(std::fabs(top.r - radius) <= 1e-9 * radius &&
+                  std::fabs(top.z - length) <= 1e-9 * length,
+              "a composite cutter's diameter and cutting_length are its profile's top");
+      s = make_profile_solid(tool.profile);
       break;
     }
     case CutterShape::kCone: {

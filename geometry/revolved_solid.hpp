@@ -49,7 +49,7 @@ struct ToolSolids {
   RevolvedSolid cutter, shank, holder;
 };
 
-enum class CutterShape { kFlat, kBall, kBullNose, kCone };
+enum class CutterShape { kFlat, kBall, kBullNose, kCone, kComposite };
 
 // One frustum of a holder, listed upward from the holder face (like common CAM tool libraries).
 struct HolderSegment {
@@ -70,6 +70,9 @@ struct ToolParameters {
   double included_angle = 0;  // cone only: degrees, in (0, 180)
   double tip_diameter = 0;    // cone only: flat tip (0: pointed), below the diameter
   double cutting_length = 0;  // the cutter spans z in [0, cutting_length]
+  // composite only: the cutter's outline from the tip up (z from 0, increasing), a convex section
+  // whose radius never decreases upward; diameter and cutting_length are its top's.
+  std::vector<ProfilePoint> profile;
   double shank_diameter = 0;  // the shank spans z in [cutting_length, length]; 0: no shank
   double length = 0;          // tip to holder face
   std::vector<HolderSegment> holder;
@@ -81,12 +84,15 @@ struct ToolParameters {
 // - bull-nose (corner radius r): rounded disc radius R - r at z = r with rounding r, and a
 //   cylinder radius R over [r, L];
 // - cone: frustum from the tip radius at 0 growing at tan(angle / 2) up to R (cut off at L if
-//   L is lower), and a cylinder radius R above it up to L.
+//   L is lower), and a cylinder radius R above it up to L;
+// - composite: one frustum per segment of the profile (tapers, a flat or pointed tip, a chamfer:
+//   any convex outline that widens upward; a curved outline is given by points around it).
 // The ball and bull-nose corners span z up to 2r (inside radius R), above L if L < 2r: the
 // cutter is then slightly larger than its cutting length, never smaller.
 // Throws std::invalid_argument naming the parameter for non-finite, negative or inconsistent
 // values (corner radius above R, an angle outside (0, 180), a tip wider than the diameter,
-// cutting length not positive or below the corner radius).
+// cutting length not positive or below the corner radius; a composite profile that is not convex,
+// narrows upward, or whose top is not the diameter and cutting length).
 RevolvedSolid make_cutter(const ToolParameters& tool);
 
 // All three parts: the cutter, the shank (cylinder over [cutting_length, length], none if the
@@ -94,6 +100,12 @@ RevolvedSolid make_cutter(const ToolParameters& tool);
 // stacked upward from z = length). Throws std::invalid_argument as make_cutter, and for negative
 // holder sizes or a length below 0.
 ToolSolids make_tool(const ToolParameters& tool);
+
+// Composite cutter profiles: at least 2 and at most kMaxProfilePoints points, finite sizes, from
+// z = 0 with increasing heights, radii that never decrease, a convex section (slopes that never
+// increase), a top radius > 0. Throws std::invalid_argument otherwise.
+inline constexpr std::size_t kMaxProfilePoints = 1000;
+void check_composite_profile(std::span<const ProfilePoint> profile);
 
 // A solid from a piecewise-linear profile (points with non-decreasing z, radii >= 0): one
 // frustum per consecutive pair, for composite cutters. Throws std::invalid_argument otherwise.

@@ -121,7 +121,8 @@ class ToolReader : private json::Checks {
     check_keys(
         entry, path,
         {"shape", "diameter", "corner_radius", "included_angle", "tip_diameter", "cutting_length",
-         "shank_diameter", "length", "holder", "gauge_length", "units", "name", "description"});
+         "profile", "shank_diameter", "length", "holder", "gauge_length", "units", "name",
+         "description"});
     const double scale = entry.contains("units")
                              ? units(entry.at("units"), path_component(path, "units"))
                              : file_scale;
@@ -138,13 +139,22 @@ class ToolReader : private json::Checks {
       g.shape = CutterShape::kBullNose;
     } else if (shape == "cone") {
       g.shape = CutterShape::kCone;
+    } else if (shape == "composite") {
+      g.shape = CutterShape::kComposite;
     } else {
-      fail(shape_at,
-           "expected \"flat\", \"ball\", \"bull\" or \"cone\", got " + shape_value.dump());
+      fail(shape_at, "expected \"flat\", \"ball\", \"bull\", \"cone\" or \"composite\", got " +
+                         shape_value.dump());
     }
 
-    const Size diameter = size(entry, path, "diameter", scale);
-    const Size cutting = size(entry, path, "cutting_length", scale);
+    // A composite cutter's diameter and cutting length are its profile's top (stating them is
+    // optional; stated, they must agree).
+    if (g.shape == CutterShape::kComposite) profile(entry, path, g, scale);
+    const Size diameter = g.shape == CutterShape::kComposite
+                              ? implied(entry, path, "diameter", scale, 2 * g.profile.back().r)
+                              : size(entry, path, "diameter", scale);
+    const Size cutting = g.shape == CutterShape::kComposite
+                             ? implied(entry, path, "cutting_length", scale, g.profile.back().z)
+                             : size(entry, path, "cutting_length", scale);
     const Size length = size(entry, path, "length", scale);
     g.diameter = diameter.mm;
     g.cutting_length = cutting.mm;
@@ -189,9 +199,62 @@ class ToolReader : private json::Checks {
     return tool;
   }
 
+  // The composite outline "profile": [[z, r], ...] from the tip up, in the tool's units.
+  void profile(const Json& entry, const std::string& path, ToolParameters& g,
+               double scale) const {
+    const std::string at = path_component(path, "profile");
+    const Json& list = required(entry, path, "profile");
+    if (!list.is_array()) fail(at, std::string("expected an array, got ") + list.type_name());
+    if (list.size() > kMaxProfilePoints) {
+      fail(at, "more than " + std::to_string(kMaxProfilePoints) + " points");
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string point = path_index(at, i);
+      if (!list[i].is_array() || list[i].size() != 2) {
+        fail(point, "expected [z, r] (height above the tip and radius), got " + list[i].dump());
+      }
+      const double z = number(list[i][0], path_index(point, 0));
+      const double r = number(list[i][1], path_index(point, 1));
+      g.profile.push_back({z * scale, r * scale});
+    }
+    try {
+      check_composite_profile(g.profile);
+    } catch (const std::invalid_argument& e) {
+      std::string what = e.what();
+      if (what.rfind("tool: ", 0) == 0) what.erase(0, 6);
+      fail(at, what);
+    }
+    if (!(g.profile.back().z <= kMaxSizeMm) || !(g.profile.back().r <= kMaxSizeMm)) {
+      fail(at, "must stay within " + format_number(kMaxSizeMm) + " mm");
+    }
+  }
+
+  // A size the profile implies: `value` mm, or the stated one if it agrees.
+  Size implied(const Json& entry, const std::string& path, const char* key, double scale,
+               double value) const {
+    Size s{value / scale, value};
+    if (!entry.contains(key)) return s;
+    const Size stated = size(entry, path, key, scale);
+    if (std::fabs(stated.mm - value) > 1e-9 * value) {
+      fail(path_component(path, key), "must be the profile's " +
+                                          std::string(std::string(key) == "diameter"
+                                                          ? "top diameter = "
+                                                          : "top height = ") +
+                                          format_number(value / scale) + " (got " +
+                                          format_number(stated.given) + ")");
+    }
+    return stated;
+  }
+
   void corner_radius(const Json& entry, const std::string& path, ToolParameters& g,
                      const Size& diameter, const Size& cutting, double scale) const {
     const std::string at = path_component(path, "corner_radius");
+    if (g.shape == CutterShape::kComposite) {
+      if (entry.contains("corner_radius") && number(entry.at("corner_radius"), at) != 0) {
+        fail(at, "a composite cutter's outline is its profile (no corner radius)");
+      }
+      return;
+    }
     if (g.shape == CutterShape::kBullNose) {
       const Size r = size(entry, path, "corner_radius", scale);
       if (r.mm > diameter.mm / 2) {
@@ -230,6 +293,9 @@ class ToolReader : private json::Checks {
                      const Size& diameter, double scale) const {
     const std::string angle_at = path_component(path, "included_angle");
     const bool cone = g.shape == CutterShape::kCone;
+    if (g.shape == CutterShape::kComposite && entry.contains("included_angle")) {
+      fail(angle_at, "a composite cutter's outline is its profile (no included angle)");
+    }
     if (cone || entry.contains("included_angle")) {
       const double a = number(required(entry, path, "included_angle"), angle_at);
       // A flat end is a 180-degree cone, so other shapes may say 180; a cone must taper.

@@ -176,8 +176,8 @@ TEST(ToolLibrary, RejectsBadKeysAndTypes) {
   EXPECT_EQ(error(one_tool(R"("shape": 1)")),
             "tools.json: tools.1.shape: expected a string, got number");
   EXPECT_EQ(error(one_tool(R"("shape": "drill")")),
-            "tools.json: tools.1.shape: expected \"flat\", \"ball\", \"bull\" or \"cone\", got "
-            "\"drill\"");
+            "tools.json: tools.1.shape: expected \"flat\", \"ball\", \"bull\", \"cone\" or "
+            "\"composite\", got \"drill\"");
   EXPECT_EQ(error(one_tool(R"("diameter": 6)")), "tools.json: tools.1: missing key 'shape'");
   EXPECT_EQ(error(one_tool(R"("shape": "flat", "diameter": 6, "length": 5)")),
             "tools.json: tools.1: missing key 'cutting_length'");
@@ -239,6 +239,53 @@ TEST(ToolLibrary, RejectsShapeInconsistencies) {
             "tools.json: tools.1.tip_diameter: must be in [0, diameter) = [0, 6) (got 6)");
   EXPECT_EQ(tool_error("flat", R"(, "tip_diameter": 1)"),
             "tools.json: tools.1.tip_diameter: only shape \"cone\" has a tip diameter");
+}
+
+// Composite outlines: the profile from the tip up, in the tool's units; the diameter and cutting
+// length are its top's (optional, and checked when stated).
+TEST(ToolLibrary, ReadsCompositeProfiles) {
+  const ToolLibrary lib = parse(R"({"units": "inch", "tools": {
+    "4": {"shape": "composite", "profile": [[0, 0.1], [0.05, 0.15], [0.5, 0.2], [1, 0.2]],
+          "length": 2},
+    "5": {"shape": "composite", "profile": [[0, 0], [0.1, 0.1], [1, 0.25]], "diameter": 0.5,
+          "cutting_length": 1, "length": 2, "units": "mm"}}})");
+  const ToolParameters& a = lib.tools.at(4).geometry;
+  EXPECT_EQ(a.shape, CutterShape::kComposite);
+  ASSERT_EQ(a.profile.size(), 4u);
+  EXPECT_DOUBLE_EQ(a.profile[1].z, 0.05 * 25.4);
+  EXPECT_DOUBLE_EQ(a.profile[1].r, 0.15 * 25.4);
+  EXPECT_DOUBLE_EQ(a.diameter, 0.4 * 25.4);
+  EXPECT_DOUBLE_EQ(a.cutting_length, 25.4);
+  EXPECT_DOUBLE_EQ(lib.tools.at(5).geometry.diameter, 0.5);
+}
+
+TEST(ToolLibrary, RejectsBadCompositeProfiles) {
+  const auto composite = [](const std::string& profile, const std::string& extra = "") {
+    return error(one_tool(R"("shape": "composite", "profile": )" + profile +
+                          R"(, "length": 50)" + extra));
+  };
+  EXPECT_EQ(composite("[[0, 1], [5, 2], [6, 4], [20, 4]]"),
+            "tools.json: tools.1.profile: a composite profile must be convex");
+  EXPECT_EQ(composite("[[0, 3], [10, 2]]"),
+            "tools.json: tools.1.profile: a composite profile must not narrow upward");
+  EXPECT_EQ(composite("[[1, 3], [10, 3]]"),
+            "tools.json: tools.1.profile: a composite profile starts at the tip, z = 0");
+  EXPECT_EQ(composite("[[0, 3], [0, 3]]"),
+            "tools.json: tools.1.profile: profile heights must increase");
+  EXPECT_EQ(composite("[[0, 3]]"),
+            "tools.json: tools.1.profile: a composite profile needs at least 2 points");
+  EXPECT_EQ(composite("[[0, 3], [10]]"),
+            "tools.json: tools.1.profile[1]: expected [z, r] (height above the tip and radius), "
+            "got [10]");
+  EXPECT_EQ(composite("[[0, 3], [10, -3]]"),
+            "tools.json: tools.1.profile: profile radius must be finite and >= 0");
+  EXPECT_EQ(composite("[[0, 3], [10, 3]]", R"(, "diameter": 8)"),
+            "tools.json: tools.1.diameter: must be the profile's top diameter = 6 (got 8)");
+  EXPECT_EQ(composite("[[0, 3], [10, 3]]", R"(, "corner_radius": 1)"),
+            "tools.json: tools.1.corner_radius: a composite cutter's outline is its profile (no "
+            "corner radius)");
+  EXPECT_THAT(error(one_tool(R"("shape": "composite", "length": 50)")),
+              HasSubstr("tools.1: missing key 'profile'"));
 }
 
 TEST(ToolLibrary, RejectsBadHolders) {

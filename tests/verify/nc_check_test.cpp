@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -310,6 +311,36 @@ TEST(NcCheck, LevelArcsDoNotGrowDownwards) {
   EXPECT_EQ(deep.findings[1].line, 7u);
   EXPECT_NEAR(deep.findings[1].depth, 0.5, 1e-5);
   EXPECT_FALSE(deep.findings[1].near);
+}
+
+// A composite outline is checked like the built-in shape it draws: a 90-degree point on a 10 mm
+// cylinder as "cone" and as "composite" give the same gouge, 0.5 / sqrt(2) deep for a plunge of
+// its point 0.5 into the part (the point rises by s sqrt(2) when eroded by s).
+TEST(NcCheck, CompositeCutterMatchesTheSameCone) {
+  const NcSetupFile s = setup();
+  ToolLibrary cone = tools();
+  ToolParameters& c = cone.tools[1].geometry;
+  c.shape = CutterShape::kCone;
+  c.included_angle = 90;
+  ToolLibrary composite = tools();
+  ToolParameters& p = composite.tools[1].geometry;
+  p.shape = CutterShape::kComposite;
+  p.profile = {{0, 0}, {5, 5}, {20, 5}};
+  const std::string text =
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50\nG0 Z52\nG1 Z39.5 F100\nG0 Z320\nM30\n";
+  std::vector<NcReport> reports;
+  for (const ToolLibrary* t : {&cone, &composite}) {
+    const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, *t));
+    NcCheckOptions o;
+    reports.push_back(*check_nc(s, *t, program, o));
+  }
+  ASSERT_EQ(reports[0].findings.size(), 1u) << describe(reports[0]);
+  ASSERT_EQ(reports[1].findings.size(), 1u) << describe(reports[1]);
+  for (const NcReport& r : reports) {
+    EXPECT_EQ(r.findings[0].kind, NcFindingKind::gouge);
+    EXPECT_NEAR(r.findings[0].depth, 0.5 / std::sqrt(2.0), 1e-5);
+    EXPECT_NEAR(r.findings[0].position[2], -360 - 0.01 * std::sqrt(2.0), 1e-3);
+  }
 }
 
 // Collisions report how deep the tool part goes: the holder 5 into the clamp's side.
