@@ -232,11 +232,15 @@ void write_nc(const SeedDir& out, const fs::path& examples) {
             "2, \"units\": \"mm\"}, \"12\": {\"shape\": \"bull\", \"diameter\": 0.25, "
             "\"corner_radius\": 0.03, \"cutting_length\": 0.5, \"length\": 1.5, \"gauge_length\": "
             "3, \"description\": \"bull\"}}}\n");
+  out.write("tool_library_fuzzer", "composite.json",
+            "{\"units\": \"mm\", \"tools\": {\"3\": {\"shape\": \"composite\", \"profile\": "
+            "[[0, 0], [2.5, 2.5], [6, 3], [20, 3]], \"shank_diameter\": 6, \"length\": 50, "
+            "\"holder\": [{\"height\": 20, \"lower_diameter\": 30, \"upper_diameter\": 40}]}}}\n");
   out.write("nc_setup_fuzzer", "inch-mesh-stock.json",
             "{\"units\": \"inch\", \"stock\": {\"mesh\": \"stock.stl\", \"units\": \"mm\"},\n"
             " \"part\": {\"box\": [0, 0, -1, 4, 2, 0]}, \"fixtures\": [{\"name\": \"vise\", "
             "\"mesh\": \"clamp.obj\"}],\n \"tolerance\": 0.001, \"work_offsets\": {\"G59\": [1, "
-            "2, 3]}, \"g28\": [0, 0, 5]}\n");
+            "2, 3]}, \"g28\": [0, 0, 5],\n \"start\": [0, 0, 8], \"initial_tool\": 2}\n");
 }
 
 }  // namespace
