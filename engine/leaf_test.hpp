@@ -83,8 +83,8 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     const double* v = axis[a];
     const double lo = v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]);
     const double hi = v[0] > v[1] ? (v[0] > v[2] ? v[0] : v[2]) : (v[1] > v[2] ? v[1] : v[2]);
-    key.lo[a] = float_below(lo - 2 * err_d);
-    key.hi[a] = float_above(hi + 2 * err_d);
+    key.lo[a] = float_below_fast(lo - 2 * err_d);
+    key.hi[a] = float_above_fast(hi + 2 * err_d);
   }
   // Any direction gives a valid separating test; E's (rounded) normal gives the thinnest slab.
   const Vec3 c = cross(e[1] - e[0], e[2] - e[0]);
@@ -105,8 +105,8 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
   // Rounding of d (<= 4 ulps of n1 |e|), both frames' double errors, and the float side.
   const double margin = 0x1p-50 * n1 * (e_max + f.t_max + f.radius) + 2 * n1 * err_d +
                         5 * 0x1p-24 * n1 * f.radius + kFloatUnderflowFloor;
-  key.lower = float_below(lo - margin);
-  key.upper = float_above(hi + margin);
+  key.lower = float_below_fast(lo - margin);
+  key.upper = float_above_fast(hi + margin);
   // The test against F's planes: n_F . e_k in float, n_F a float unit normal (|n_F|_1 <= 1.7321
   // plus rounding), e_k rounded to float. Errors: rounding e_k (2^-24 |e|) and the three
   // products and two sums (3.0001 * 2^-24 |n|_1 |e|), both frames' double errors (2 err_d each
@@ -119,7 +119,8 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     e_obj = std::max({e_obj, std::fabs(e[k].x), std::fabs(e[k].y), std::fabs(e[k].z)});
   }
   const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d) + kFloatUnderflowFloor;
-  key.margin = float_above(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
+  key.margin =
+      float_above_fast(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
   return key;
 }
 

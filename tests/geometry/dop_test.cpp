@@ -54,5 +54,34 @@ TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
   EXPECT_EQ(float_above(-1e300), -std::numeric_limits<float>::max());
 }
 
+// The branch-free versions stay outside d, and within 2^-22 of |d| plus the floor of it.
+TEST(Dop, FastOutwardRoundingIsOutwardAndClose) {
+  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, 1e-45, -1e-45, 1e-39, -1e-39, 1e39, -1e39,
+                                3.4028234663852886e38, -3.4028234663852886e38, 1e300, -1e300,
+                                std::numeric_limits<float>::denorm_min(), 1.0 / 3};
+  std::uint64_t rng = 5;
+  for (int i = 0; i < 200000; ++i) {
+    const double m = 2 * next_uniform(rng) - 1;
+    values.push_back(std::ldexp(m, static_cast<int>(next_uniform(rng) * 300) - 150));
+    // Just beside floats, where rounding to nearest decides.
+    const auto f = static_cast<float>(values.back());
+    values.push_back(std::nextafter(static_cast<double>(f), 0.0));
+    values.push_back(std::nextafter(static_cast<double>(f), 1e300));
+  }
+  for (double d : values) {
+    const float below = float_below_fast(d), above = float_above_fast(d);
+    ASSERT_LE(static_cast<double>(below), d) << d;
+    ASSERT_GE(static_cast<double>(above), d) << d;
+    const double slack = 0x1p-21 * std::fabs(d) + 2 * kFloatUnderflowFloor;
+    if (std::fabs(d) < 0x1p127) {  // nearer the top of the range, infinity is the next float
+      ASSERT_GE(static_cast<double>(below), d - slack) << d;
+      ASSERT_LE(static_cast<double>(above), d + slack) << d;
+    }
+  }
+  EXPECT_EQ(float_below_fast(1e300), std::numeric_limits<float>::max());
+  EXPECT_EQ(float_above_fast(-1e300), -std::numeric_limits<float>::max());
+  EXPECT_EQ(float_below_fast(-1e300), -std::numeric_limits<float>::infinity());
+}
+
 }  // namespace
 }  // namespace kdop
