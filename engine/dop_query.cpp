@@ -82,6 +82,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
   if (keys.slot.empty()) {
     keys.slot.assign(PrefilterKeyCache::entries, 0);
     keys.epoch.assign(PrefilterKeyCache::entries, 0);
+    keys.whole.assign(PrefilterKeyCache::entries, 0);
     keys.keys.resize(PrefilterKeyCache::entries);
   }
   if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp

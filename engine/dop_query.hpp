@@ -29,6 +29,7 @@
 #include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
 #include "simd/slab_overlap.hpp"
+#include "simd/triangle_dop.hpp"
 
 namespace kdop {
 
@@ -106,10 +107,25 @@ class SplitBuffers {
 };
 
 // One traversal (the whole query, or one task of a split query) over shared per-pose state.
+// The k/2 directions of a K-DOP across lanes, for simd::triangle_may_meet_dop.
+template <int K>
+constexpr simd::SlabDirections<DopShape<K>::lanes> slab_directions() {
+  simd::SlabDirections<DopShape<K>::lanes> d{};
+  const auto dirs = DopShape<K>::directions();
+  for (int j = 0; j < DopShape<K>::slabs; ++j) {
+    d.nx[j] = static_cast<float>(dirs[j].x);
+    d.ny[j] = static_cast<float>(dirs[j].y);
+    d.nz[j] = static_cast<float>(dirs[j].z);
+    d.l1[j] = static_cast<float>(std::abs(dirs[j].x) + std::abs(dirs[j].y) + std::abs(dirs[j].z));
+  }
+  return d;
+}
+
 template <class Arch, int K>
 class DopTraversal {
  public:
   using Shape = DopShape<K>;
+  static constexpr simd::SlabDirections<Shape::lanes> kSlabDirections = slab_directions<K>();
 
   DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                const QueryOptions& options, const TumbleFrame<K>& frame,
@@ -230,22 +246,29 @@ class DopTraversal {
 
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
+    // The environment triangle, in the object's frame, against the flying leaf's own DOP.
+    auto misses_leaf = [&](const simd::PrefilterTriangle& key) {
+      return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
+          kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin);
+    };
     if (shared_) {  // concurrent tasks: no shared key cache
       simd::PrefilterTriangle key;
-      auto compute = [&](std::uint32_t, const Triangle& te) -> const simd::PrefilterTriangle& {
+      auto compute = [&](std::uint32_t, const Triangle& te,
+                         bool) -> const simd::PrefilterTriangle& {
         key = object_frame_key<Arch>(object_frame_, te);
         return key;
       };
       return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                   fly_.tree.topology, f, slots_, options_.mode, moved, compute,
-                                  result);
+                                  misses_leaf, result);
     }
-    auto cached = [&](std::uint32_t es, const Triangle& te) -> const simd::PrefilterTriangle& {
-      return cached_key<Arch>(s_.keys, s_.epoch, object_frame_, es, te);
+    auto cached = [&](std::uint32_t es, const Triangle& te,
+                      bool whole) -> const simd::PrefilterTriangle& {
+      return cached_key<Arch>(s_.keys, s_.epoch, object_frame_, es, te, whole);
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                 fly_.tree.topology, f, slots_, options_.mode, moved, cached,
-                                result);
+                                misses_leaf, result);
   }
 
   const DopTree<K>& env_;

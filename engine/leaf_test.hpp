@@ -61,21 +61,51 @@ ObjectFrame make_object_frame(double corner_radius, const Pose& pose) {
   return f;
 }
 
-// The prefilter's view of environment triangle `te`, moved into the object's frame.
-template <class Arch>
-simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& te) {
-  const Vec3 p[3] = {te.p0, te.p1, te.p2};
+// Environment triangle `te` moved into the object's frame: its corners, the largest world
+// coordinate |p| of them, and the bound err_d on the double-level errors (see above).
+struct MovedCorners {
   Vec3 e[3];
-  double e_max = 0;
+  double e_max = 0;  // world
+  double e_obj = 0;  // object frame
+  double err_d = 0;
+};
+
+template <class Arch>
+MovedCorners move_to_object_frame(const ObjectFrame& f, const Triangle& te) {
+  MovedCorners m;
+  const Vec3 p[3] = {te.p0, te.p1, te.p2};
   for (int k = 0; k < 3; ++k) {
     const double dx = p[k].x - f.t[0], dy = p[k].y - f.t[1], dz = p[k].z - f.t[2];
-    e[k] = {(f.inv[0] * dx + f.inv[1] * dy) + f.inv[2] * dz,
-            (f.inv[3] * dx + f.inv[4] * dy) + f.inv[5] * dz,
-            (f.inv[6] * dx + f.inv[7] * dy) + f.inv[8] * dz};
-    e_max = std::max({e_max, std::fabs(p[k].x), std::fabs(p[k].y), std::fabs(p[k].z)});
+    m.e[k] = {(f.inv[0] * dx + f.inv[1] * dy) + f.inv[2] * dz,
+              (f.inv[3] * dx + f.inv[4] * dy) + f.inv[5] * dz,
+              (f.inv[6] * dx + f.inv[7] * dy) + f.inv[8] * dz};
+    m.e_max = std::max({m.e_max, std::fabs(p[k].x), std::fabs(p[k].y), std::fabs(p[k].z)});
+    m.e_obj = std::max({m.e_obj, std::fabs(m.e[k].x), std::fabs(m.e[k].y), std::fabs(m.e[k].z)});
   }
-  const double err_d = 0x1p-46 * (e_max + f.t_max + f.radius);
-  simd::PrefilterTriangle key;
+  m.err_d = 0x1p-46 * (m.e_max + f.t_max + f.radius);
+  return m;
+}
+
+// The first part of a key: the corners in float and their slab margin, enough to test the
+// triangle against a flying leaf's DOP (simd/triangle_dop.hpp) before the rest is worth computing.
+template <class Arch>
+void key_corners(const MovedCorners& m, simd::PrefilterTriangle& key) {
+  for (int k = 0; k < 3; ++k) {
+    key.x[k] = static_cast<float>(m.e[k].x);
+    key.y[k] = static_cast<float>(m.e[k].y);
+    key.z[k] = static_cast<float>(m.e[k].z);
+  }
+  // The corners in float are off from the exact ones by both frames' double errors (2 err_d, as
+  // for the box) and their rounding to float (2^-24 e_obj); a projection on a direction n of
+  // integers adds two roundings of values up to |n|_1 e_obj; 2^-20 e_obj covers both with room.
+  key.slab_margin = float_above_fast(2 * m.err_d + 0x1p-20 * m.e_obj + kFloatUnderflowFloor);
+}
+
+// The rest: the box, E's plane range and the margin of the test against F's planes.
+template <class Arch>
+void key_rest(const ObjectFrame& f, const MovedCorners& m, simd::PrefilterTriangle& key) {
+  const Vec3* e = m.e;
+  const double err_d = m.err_d;
   const double ex[3] = {e[0].x, e[1].x, e[2].x}, ey[3] = {e[0].y, e[1].y, e[2].y},
                ez[3] = {e[0].z, e[1].z, e[2].z};
   const double* axis[3] = {ex, ey, ez};
@@ -103,7 +133,7 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
     hi = d > hi ? d : hi;
   }
   // Rounding of d (<= 4 ulps of n1 |e|), both frames' double errors, and the float side.
-  const double margin = 0x1p-50 * n1 * (e_max + f.t_max + f.radius) + 2 * n1 * err_d +
+  const double margin = 0x1p-50 * n1 * (m.e_max + f.t_max + f.radius) + 2 * n1 * err_d +
                         5 * 0x1p-24 * n1 * f.radius + kFloatUnderflowFloor;
   key.lower = float_below_fast(lo - margin);
   key.upper = float_above_fast(hi + margin);
@@ -111,40 +141,53 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
   // plus rounding), e_k rounded to float. Errors: rounding e_k (2^-24 |e|) and the three
   // products and two sums (3.0001 * 2^-24 |n|_1 |e|), both frames' double errors (2 err_d each
   // side), and rounding d_hi + margin in float (2^-24 of values <= 1.7321 (|e| + r) + margin).
-  double e_obj = 0;
-  for (int k = 0; k < 3; ++k) {
-    key.x[k] = static_cast<float>(e[k].x);
-    key.y[k] = static_cast<float>(e[k].y);
-    key.z[k] = static_cast<float>(e[k].z);
-    e_obj = std::max({e_obj, std::fabs(e[k].x), std::fabs(e[k].y), std::fabs(e[k].z)});
-  }
+  const double e_obj = m.e_obj;
   const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d) + kFloatUnderflowFloor;
-  key.margin =
-      float_above_fast(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
+  key.margin = float_above_fast(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
+}
+
+// The prefilter's view of environment triangle `te`, moved into the object's frame.
+template <class Arch>
+simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& te) {
+  const MovedCorners m = move_to_object_frame<Arch>(f, te);
+  simd::PrefilterTriangle key;
+  key_corners<Arch>(m, key);
+  key_rest<Arch>(f, m, key);
   return key;
 }
 
 // Environment triangles' prefilter keys for the current pose, direct-mapped by slot: in one query
 // a triangle of an environment leaf meets several flying leaves, and its key costs about 50 ns
 // (a fifth of a torus-flight query with K = 26 before this cache). An entry is valid for the pose
-// whose epoch it carries. Sized once (engine/dop_query.cpp, oriented_query.cpp).
+// whose epoch it carries; its key is whole when `whole` says so, else only key_corners' part
+// (enough for the leaf's DOP test). Sized once (engine/dop_query.cpp, oriented_query.cpp).
 struct PrefilterKeyCache {
   static constexpr std::uint32_t entries = 4096;
   std::vector<std::uint32_t> slot, epoch;  // per entry; epoch 0: empty
+  std::vector<std::uint8_t> whole;
   std::vector<simd::PrefilterTriangle> keys;
 };
 
 // The key of environment slot `es` (triangle `te`) for this pose, from the cache or computed into
-// it. Not for concurrent tasks (they compute their own).
+// it: its corners only (`whole` false) or all of it. Not for concurrent tasks (they compute their
+// own).
 template <class Arch>
 const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_t epoch,
                                           const ObjectFrame& frame, std::uint32_t es,
-                                          const Triangle& te) {
+                                          const Triangle& te, bool whole = true) {
   const std::uint32_t i = es & (PrefilterKeyCache::entries - 1);
-  if (cache.epoch[i] != epoch || cache.slot[i] != es) {
-    cache.keys[i] = object_frame_key<Arch>(frame, te);
+  const bool present = cache.epoch[i] == epoch && cache.slot[i] == es;
+  if (present && (cache.whole[i] || !whole)) return cache.keys[i];
+  const MovedCorners m = move_to_object_frame<Arch>(frame, te);
+  if (!present) {
+    key_corners<Arch>(m, cache.keys[i]);
     cache.slot[i] = es;
     cache.epoch[i] = epoch;
+    cache.whole[i] = 0;
+  }
+  if (whole) {
+    key_rest<Arch>(frame, m, cache.keys[i]);
+    cache.whole[i] = 1;
   }
   return cache.keys[i];
 }
@@ -170,19 +213,23 @@ Triangle moved_triangle(const double* const* moved, std::uint32_t fs) {
 
 // Every environment triangle of leaf `e` against every flying triangle of leaf `f`: counts n_p
 // and n_exact, and adds intersecting pairs to `result` as `mode` asks. `moved_slot(fs)` gives
-// apply_pose's coordinates of flying slot fs, `key_of(es, te)` the prefilter key of environment
-// slot es (object_frame_key, perhaps cached). Returns true to stop (first_contact, a contact).
-template <class Arch, class MovedSlot, class KeyOf>
+// apply_pose's coordinates of flying slot fs, `key_of(es, te, whole)` the prefilter key of
+// environment slot es (object_frame_key, perhaps cached; its corners only unless `whole`), and
+// `misses_leaf(corners)` may prove that the environment triangle misses the flying leaf as a whole
+// (then its pairs are not counted in n_p).
+// Returns true to stop (first_contact, a contact).
+template <class Arch, class MovedSlot, class KeyOf, class MissesLeaf>
 bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo, std::uint32_t e,
                     const LeafTriangles& fly_tris, const TreeTopology& fly_topo, std::uint32_t f,
                     const simd::PrefilterSlots& slots, QueryMode mode, MovedSlot&& moved_slot,
-                    KeyOf&& key_of, QueryResult& result) {
+                    KeyOf&& key_of, MissesLeaf&& misses_leaf, QueryResult& result) {
   const std::uint32_t f_first = fly_topo.child_or_first[f], f_count = fly_topo.leaf_count[f];
   const std::uint32_t e_first = env_topo.child_or_first[e];
   const std::uint32_t e_end = e_first + env_topo.leaf_count[e];
   for (std::uint32_t es = e_first; es < e_end; ++es) {
     const Triangle te = env_tris.template triangle<Arch>(es);
-    const simd::PrefilterTriangle& key = key_of(es, te);
+    if (misses_leaf(key_of(es, te, false))) continue;
+    const simd::PrefilterTriangle& key = key_of(es, te, true);
     result.stats.n_p += f_count;
     for (std::uint32_t done = 0; done < f_count; done += 64) {
       const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;

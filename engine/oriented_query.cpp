@@ -23,6 +23,7 @@ void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
   if (keys.slot.empty()) {
     keys.slot.assign(PrefilterKeyCache::entries, 0);
     keys.epoch.assign(PrefilterKeyCache::entries, 0);
+    keys.whole.assign(PrefilterKeyCache::entries, 0);
     keys.keys.resize(PrefilterKeyCache::entries);
   }
   if (++epoch == 0) {  // wrapped: forget every stamp

@@ -5,6 +5,7 @@
 #include "simd/kernel_table.hpp"
 #include "simd/slab_overlap.hpp"
 #include "simd/slab_overlap_wide.hpp"
+#include "simd/triangle_dop.hpp"
 
 namespace kdop::simd {
 
@@ -62,9 +63,19 @@ void box_separation_many(const double* boxes, const double* centres, const float
 }
 
 template <class Arch, int Lanes>
+void triangle_dop_many(const SlabDirections<Lanes>& directions, const float* dops,
+                       const PrefilterTriangle* triangles, std::size_t n, std::uint8_t* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const PrefilterTriangle& t = triangles[i];
+    out[i] = triangle_may_meet_dop<Arch, Lanes>(directions, dops + 2 * Lanes * i, t.x, t.y, t.z,
+                                                t.slab_margin);
+  }
+}
+
+template <class Arch, int Lanes>
 KernelTable<Lanes> make_kernel_table() {
   return {&slab_overlap_pairs<Arch, Lanes>, &tumble_nodes<Arch, Lanes>,
-          &slab_overlap_wide8<Arch, Lanes>, &prefilter_many<Arch>};
+          &slab_overlap_wide8<Arch, Lanes>, &triangle_dop_many<Arch, Lanes>, &prefilter_many<Arch>};
 }
 
 template <class Arch>

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "simd/isa.hpp"
+#include "simd/triangle_dop.hpp"
 #include "simd/triangle_prefilter.hpp"
 #include "simd/tumble_vertices.hpp"
 
@@ -27,6 +28,10 @@ struct KernelTable {
   // 16 * (k/2) floats each).
   void (*slab_overlap_wide8)(const float* fly, const float* blocks, std::size_t count,
                              std::uint32_t* out);
+  // out[i] = triangle_may_meet_dop(directions, DOP i (2 * Lanes floats at dops + 2 Lanes i),
+  // triangle i's corners, triangle i's slab_margin).
+  void (*triangle_dop_many)(const SlabDirections<Lanes>& directions, const float* dops,
+                            const PrefilterTriangle* triangles, std::size_t n, std::uint8_t* out);
   // out[i] = prefilter(triangles[i], slots, first[i], count[i]).
   void (*prefilter_many)(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                          const std::uint32_t* first, const std::uint32_t* count, std::size_t n,
@@ -36,8 +41,8 @@ struct KernelTable {
 // out[i] = boxes_separated (simd/box_separation.hpp) of box i, 15 doubles at boxes + 15 i
 // (centre, axes, half extents), against the box of centre centres + 3 i and block
 // blocks + 16 i, as 0 overlapping, 1 separated, 2 undecided.
-using BoxSeparationMany = void (*)(const double* boxes, const double* centres,
-                                   const float* blocks, std::size_t n, std::uint8_t* out);
+using BoxSeparationMany = void (*)(const double* boxes, const double* centres, const float* blocks,
+                                   std::size_t n, std::uint8_t* out);
 
 // One ISA's tables for every padded slab count (K = 6, 14, 18, 26), and the box test.
 struct KernelTables {
@@ -66,6 +71,9 @@ template <class Arch, int Lanes>
 void tumble_nodes(const SlabFrame<Lanes>& frame, const float* vx, const float* vy, const float* vz,
                   const std::uint32_t* first, const std::uint32_t* count, std::size_t nodes,
                   float* out);
+template <class Arch, int Lanes>
+void triangle_dop_many(const SlabDirections<Lanes>& directions, const float* dops,
+                       const PrefilterTriangle* triangles, std::size_t n, std::uint8_t* out);
 template <class Arch>
 void box_separation_many(const double* boxes, const double* centres, const float* blocks,
                          std::size_t n, std::uint8_t* out);

@@ -27,6 +27,9 @@ struct PrefilterTriangle {
   float lower, upper;      // thresholds of the test against E's plane
   float x[3], y[3], z[3];  // corners, rounded to nearest
   float margin;            // widening of F's plane ranges for the test against F's plane
+  // Bound on |x[k] - the exact corner| and on a float projection's rounding, per unit of |n|_1,
+  // for testing the corners against slabs (simd/triangle_dop.hpp).
+  float slab_margin;
 };
 
 // Flying triangles as structure of arrays over slots: box lo/hi per axis, corner k's

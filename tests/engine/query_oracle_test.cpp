@@ -275,3 +275,70 @@ TEST(QueryOracle, DefaultLeafSizesMatchBruteForce) {
 
 }  // namespace
 }  // namespace kdop
+
+namespace kdop {
+namespace {
+
+Vec3 corner(const Mesh& m, std::size_t i) {
+  return {m.x[i], m.y[i], m.z[i]};
+}
+
+// Contact exactly at a corner of the flying object that is extreme along a diagonal direction of
+// the DOP: the environment triangle leaves that corner (placed by apply_pose) along directions
+// with a positive component on the diagonal, so in the object's frame it lies beyond the object's
+// support there except at the corner. Coordinates are random doubles (not floats), so the
+// corners' float rounding and the float projections on the diagonals land on either side of the
+// DOP's bound: the leaf's DOP test (simd/triangle_dop.hpp) must allow for them, or it rejects
+// real contacts. (Without its margin, this test fails.)
+TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
+  std::uint64_t rng = 77;
+  int checked = 0;
+  for (BvType bv : {BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+    for (int trial = 0; trial < 60; ++trial) {
+      Mesh object;
+      for (int t = 0; t < 12; ++t) {
+        std::uint32_t v[3];
+        for (std::uint32_t& i : v) {
+          i = object.add_vertex(next_uniform(rng) - 0.5, next_uniform(rng) - 0.5,
+                                next_uniform(rng) - 0.5);
+        }
+        object.add_triangle(v[0], v[1], v[2]);
+      }
+      const Pose pose = test::random_pose(rng, {-3, -3, -3}, {3, 3, 3});
+      for (int d = 0; d < 13; ++d) {
+        const int dirs[13][3] = {{1, 0, 0},  {0, 1, 0},   {0, 0, 1}, {1, 1, 1}, {1, -1, 1},
+                                 {1, 1, -1}, {1, -1, -1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1},
+                                 {1, -1, 0}, {1, 0, -1},  {0, 1, -1}};
+        const Vec3 n{double(dirs[d][0]), double(dirs[d][1]), double(dirs[d][2])};
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < object.vertex_count(); ++i) {
+          if (dot(n, corner(object, i)) > dot(n, corner(object, best))) best = i;
+        }
+        // Two directions with positive n components, turned by the pose.
+        const Vec3 w1 = n + Vec3{0.3, -0.2, 0.1}, w2 = n + Vec3{-0.1, 0.25, -0.3};
+        const Vec3 p0 = apply_pose(pose, corner(object, best));
+        const auto turned = [&](Vec3 w) {
+          return Vec3{pose.r[0] * w.x + pose.r[1] * w.y + pose.r[2] * w.z,
+                      pose.r[3] * w.x + pose.r[4] * w.y + pose.r[5] * w.z,
+                      pose.r[6] * w.x + pose.r[7] * w.y + pose.r[8] * w.z};
+        };
+        Mesh env;
+        const Vec3 p1 = p0 + turned(w1), p2 = p0 + turned(w2);
+        env.add_triangle(env.add_vertex(p0.x, p0.y, p0.z), env.add_vertex(p1.x, p1.y, p1.z),
+                         env.add_vertex(p2.x, p2.y, p2.z));
+        const auto expected = brute_force_contacts(env, object, pose);
+        if (expected.empty()) continue;  // apply_pose's rounding put p0 just outside
+        PairConfig config;
+        config.bv = bv;
+        CollisionPair pair(env, object, config);
+        const QueryResult r = pair.query(pose, QueryMode::all_contacts);
+        ASSERT_EQ(r.pairs, expected) << to_string(bv) << " trial " << trial << " direction " << d;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+}  // namespace
+}  // namespace kdop

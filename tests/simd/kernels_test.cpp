@@ -210,6 +210,79 @@ void check_prefilter(Isa isa) {
   EXPECT_LT(survivors, tested - tested / 50);
 }
 
+// Directions with |n|_1 of 1, 2 and 3 as the k-DOPs have (the first `slabs` of 13), padding
+// lanes zero.
+template <int Lanes>
+SlabDirections<Lanes> directions(int slabs) {
+  const int d[13][3] = {{1, 0, 0},  {0, 1, 0},   {0, 0, 1}, {1, 1, 1}, {1, -1, 1},
+                        {1, 1, -1}, {1, -1, -1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1},
+                        {1, -1, 0}, {1, 0, -1},  {0, 1, -1}};
+  SlabDirections<Lanes> out{};
+  for (int j = 0; j < slabs; ++j) {
+    out.nx[j] = static_cast<float>(d[j][0]);
+    out.ny[j] = static_cast<float>(d[j][1]);
+    out.nz[j] = static_cast<float>(d[j][2]);
+    out.l1[j] = static_cast<float>(std::abs(d[j][0]) + std::abs(d[j][1]) + std::abs(d[j][2]));
+  }
+  return out;
+}
+
+// Triangles against DOPs (padding lanes [-inf, inf]) on the grid, so touching is frequent; every
+// ISA agrees with the scalar reference, and a rejection is a real separation: the corners' exact
+// projections (double) lie beyond the DOP by more than l1 * margin along some slab.
+template <int Lanes>
+void check_triangle_dop(Isa isa) {
+  constexpr int slabs = Lanes == 4 ? 3 : Lanes == 8 ? 7 : Lanes == 12 ? 9 : 13;
+  const SlabDirections<Lanes> d = directions<Lanes>(slabs);
+  const KernelTable<Lanes> ref = kernel_table<Lanes>(Isa::scalar);
+  const KernelTable<Lanes> vec = kernel_table<Lanes>(isa);
+  std::uint64_t rng = 31 + Lanes;
+  const std::size_t n = 3000;
+  std::vector<float> dops(2 * Lanes * n);
+  std::vector<PrefilterTriangle> tris(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    float* dop = dops.data() + 2 * Lanes * i;
+    for (int j = 0; j < Lanes; ++j) {
+      float a = grid(rng), b = grid(rng);
+      if (a > b) std::swap(a, b);
+      dop[j] = j < slabs ? d.l1[j] * a : -std::numeric_limits<float>::infinity();
+      dop[Lanes + j] = j < slabs ? d.l1[j] * b : std::numeric_limits<float>::infinity();
+    }
+    PrefilterTriangle& t = tris[i];
+    for (int k = 0; k < 3; ++k) {
+      t.x[k] = grid(rng);
+      t.y[k] = grid(rng);
+      t.z[k] = grid(rng);
+    }
+    t.slab_margin = i % 3 == 0 ? 0.0f : draw(rng, 0, 0.3f);
+  }
+  std::vector<std::uint8_t> expected(n), actual(n);
+  ref.triangle_dop_many(d, dops.data(), tris.data(), n, expected.data());
+  vec.triangle_dop_many(d, dops.data(), tris.data(), n, actual.data());
+  int rejected = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(actual[i], expected[i]) << to_string(isa) << " triangle " << i;
+    if (expected[i]) continue;
+    ++rejected;
+    const float* dop = dops.data() + 2 * Lanes * i;
+    const PrefilterTriangle& t = tris[i];
+    bool separated = false;
+    for (int j = 0; j < slabs; ++j) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (int k = 0; k < 3; ++k) {
+        const double p =
+            double{d.nx[j]} * t.x[k] + double{d.ny[j]} * t.y[k] + double{d.nz[j]} * t.z[k];
+        lo = std::min(lo, p), hi = std::max(hi, p);
+      }
+      const double m = double{d.l1[j]} * t.slab_margin;
+      separated = separated || lo - m > dop[Lanes + j] || hi + m < dop[j];
+    }
+    ASSERT_TRUE(separated) << "triangle " << i << " rejected without a separating slab";
+  }
+  EXPECT_GT(rejected, static_cast<int>(n / 20));
+  EXPECT_LT(rejected, static_cast<int>(n - n / 20));
+}
+
 TEST(Kernels, EveryIsaMatchesTheScalarReference) {
   const std::vector<Isa> isas = supported_isas();
   ASSERT_EQ(isas.front(), Isa::scalar);
@@ -228,6 +301,10 @@ TEST(Kernels, EveryIsaMatchesTheScalarReference) {
     check_wide<12, 9>(isa);
     check_wide<16, 13>(isa);
     check_prefilter(isa);
+    check_triangle_dop<4>(isa);
+    check_triangle_dop<8>(isa);
+    check_triangle_dop<12>(isa);
+    check_triangle_dop<16>(isa);
   }
   // Say which ISAs ran, so a log shows what this machine could check.
   std::string ran;

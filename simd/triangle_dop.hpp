@@ -1,0 +1,66 @@
+#pragma once
+// A triangle against a k-DOP in the DOP's own frame: the triangle's three corners projected on the
+// k/2 directions (lanes), their range widened by a margin per lane, against the DOP's intervals.
+// The leaf test moves each environment triangle into the flying object's frame anyway (its
+// prefilter key); testing it there against a flying leaf's stored DOP, which is tight around the
+// leaf's triangles in that frame, rejects many pairs that the leaf's tumbled (world) DOP let
+// through, before the per-slot prefilter. A rejection is a separating slab, so nothing that meets
+// is rejected once every rounding is inside the margin (engine/leaf_test.hpp derives it). Every
+// ISA computes the same float operations in the same order as the scalar reference.
+#include "simd/arch.hpp"
+
+namespace kdop::simd {
+
+// The k/2 directions across lanes, and each one's |n|_1 (padding lanes: zero direction; their
+// DOP intervals are [-inf, inf], so they never reject).
+template <int Lanes>
+struct SlabDirections {
+  alignas(64) float nx[Lanes], ny[Lanes], nz[Lanes], l1[Lanes];
+};
+
+// False if some slab j separates the triangle (corners x[k], y[k], z[k]) from the DOP (Lanes lo
+// values, then Lanes hi values) by more than l1[j] * margin.
+template <int Lanes>
+inline bool triangle_may_meet_dop_scalar(const SlabDirections<Lanes>& d, const float* dop,
+                                         const float* x, const float* y, const float* z,
+                                         float margin) {
+  bool ok = true;
+  for (int j = 0; j < Lanes; ++j) {
+    float p[3];
+    for (int k = 0; k < 3; ++k) p[k] = (d.nx[j] * x[k] + d.ny[j] * y[k]) + d.nz[j] * z[k];
+    // As minps / maxps: the first operand if it is smaller (larger), else the second.
+    const float lo01 = p[0] < p[1] ? p[0] : p[1], hi01 = p[0] > p[1] ? p[0] : p[1];
+    const float lo = lo01 < p[2] ? lo01 : p[2], hi = hi01 > p[2] ? hi01 : p[2];
+    const float m = d.l1[j] * margin;
+    ok &= !(lo - m > dop[Lanes + j]) && !(hi + m < dop[j]);
+  }
+  return ok;
+}
+
+template <class Arch, int Lanes, int From = 0>
+[[gnu::always_inline]] inline bool triangle_may_meet_dop(const SlabDirections<Lanes>& d,
+                                                         const float* dop, const float* x,
+                                                         const float* y, const float* z,
+                                                         float margin) {
+  if constexpr (is_scalar<Arch>) {
+    return triangle_may_meet_dop_scalar<Lanes>(d, dop, x, y, z, margin);
+  } else if constexpr (From == Lanes) {
+    return true;
+  } else {
+    using Block = xsimd::batch<float, FitArch<Arch, Lanes - From>>;
+    const Block nx = Block::load_aligned(d.nx + From), ny = Block::load_aligned(d.ny + From);
+    const Block nz = Block::load_aligned(d.nz + From);
+    Block p[3];
+    for (int k = 0; k < 3; ++k) p[k] = (nx * Block(x[k]) + ny * Block(y[k])) + nz * Block(z[k]);
+    const Block lo = xsimd::min(xsimd::min(p[0], p[1]), p[2]);
+    const Block hi = xsimd::max(xsimd::max(p[0], p[1]), p[2]);
+    const Block m = Block::load_aligned(d.l1 + From) * Block(margin);
+    const auto apart = ((lo - m) > Block::load_unaligned(dop + Lanes + From)) |
+                       ((hi + m) < Block::load_unaligned(dop + From));
+    const int rest = triangle_may_meet_dop<Arch, Lanes, From + static_cast<int>(Block::size)>(
+        d, dop, x, y, z, margin);
+    return (int{!xsimd::any(apart)} & rest) != 0;
+  }
+}
+
+}  // namespace kdop::simd
