@@ -50,8 +50,13 @@ void check_program(const NcProgram& program) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace kdop::fuzz;
   static const kdop::NcSetup setup = make_setup();
+  // The run's 2 GB: the default limit of 50 million moves would need 10 GB (kdop nc derives its
+  // limit from the memory budget the same way, kNcBytesPerMove each).
+  kdop::NcLimits limits;
+  limits.max_moves = (std::uint64_t{1} << 30) / kdop::kNcBytesPerMove;
   const std::string_view text = as_text(data, size);
-  accept_io_errors([&] { check_program(kdop::parse_gcode_program(text, "fuzz.nc")); });
-  accept_io_errors([&] { check_program(kdop::parse_gcode_program(text, "fuzz.nc", setup)); });
+  accept_io_errors([&] { check_program(kdop::parse_gcode_program(text, "fuzz.nc", {}, limits)); });
+  accept_io_errors(
+      [&] { check_program(kdop::parse_gcode_program(text, "fuzz.nc", setup, limits)); });
   return 0;
 }

@@ -606,7 +606,7 @@ class Interpreter {
 
   NcMove& emit(NcMoveKind kind, const Vec3& end) {
     if (program_.moves.size() >= limits_.max_moves) {
-      fail("more than " + std::to_string(limits_.max_moves) + " moves");
+      fail("more than " + std::to_string(limits_.max_moves) + " moves" + limits_.max_moves_why);
     }
     if (block_index_ < 0) {
       block_index_ = static_cast<std::int64_t>(program_.blocks.size());
@@ -825,8 +825,10 @@ class Interpreter {
     if (q > 0) per_repeat += 3 * std::ceil((r - bottom) / q);
     const double total = per_repeat * static_cast<double>(repeats);
     if (total > static_cast<double>(limits_.max_moves - program_.moves.size())) {
-      fail(g_name(motion) + " would make about " + std::to_string(static_cast<long double>(total)) +
-           " moves, more than the limit of " + std::to_string(limits_.max_moves));
+      fail(g_name(motion) + " would make about " +
+           std::to_string(static_cast<std::uint64_t>(std::min(total, 1e18))) +
+           " moves, more than the limit of " + std::to_string(limits_.max_moves) +
+           limits_.max_moves_why);
     }
 
     auto at = [&](double px, double py, double pz) {

@@ -98,8 +98,15 @@ struct NcLimits {
   std::size_t max_number_chars = 40;
   double max_abs_value = 1e9;  // any number, program units
   std::uint64_t max_moves = 50'000'000;
+  // Why max_moves is what it is, appended to the error (kdop nc derives it from its memory
+  // budget, each move taking about kNcBytesPerMove).
+  std::string max_moves_why;
   std::uint32_t max_turns = 10'000;
 };
+
+// Memory a program needs per expanded move at its peak: the move, and the vector's growth (it
+// doubles, so up to twice the moves' bytes are held while it moves them).
+inline constexpr std::uint64_t kNcBytesPerMove = 3 * sizeof(NcMove);
 
 struct NcProgram {
   std::string file;

@@ -205,6 +205,18 @@ MemoryBudget memory_budget(const std::string& max_memory) {
   return b;
 }
 
+NcLimits nc_limits(const MemoryBudget& budget) {
+  NcLimits limits;
+  if (budget.bytes == 0) return limits;
+  const std::uint64_t fit = budget.bytes / kNcBytesPerMove;
+  if (fit < limits.max_moves) {
+    limits.max_moves = fit;
+    limits.max_moves_why = " (about " + std::to_string(kNcBytesPerMove) + " bytes each within " +
+                           budget_text(budget) + ")";
+  }
+  return limits;
+}
+
 void check_file_fits(const std::string& path, const MemoryBudget& budget) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(path, error);

@@ -1,6 +1,7 @@
 #pragma once
 // What every kdop command shares: exit codes, option parsing helpers, output.
 #include <unistd.h>
+#include "io/gcode_program.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -81,6 +82,10 @@ MemoryBudget memory_budget(const std::string& max_memory);
 // (679 bytes).
 inline constexpr std::uint64_t kBuildBytesPerTriangle = 450;
 inline constexpr std::uint64_t kBuildFileBytesPerTriangle = 720;
+
+// The G-code reader's move limit within the budget (kNcBytesPerMove each), with the reason in its
+// error message.
+NcLimits nc_limits(const MemoryBudget& budget);
 
 // Before reading: a mesh file larger than the budget is refused (a mesh in memory is never much
 // larger than its file). After reading: `triangles` are refused when their hierarchy would need

@@ -76,6 +76,7 @@ struct NcArgs {
   double tolerance = -1;   // < 0: the setup's
   double stock_cell = 0;   // 0: about 10^6 cells
   std::int64_t tool = -1;  // the tool in the spindle at the start (< 0: the setup's)
+  std::string max_memory;  // --max-memory: the expanded program's limit (empty: available)
   unsigned threads = 0;
   bool quiet = false;
 };

@@ -42,6 +42,9 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
                   "smaller cells cost time and judge rapids closer to walls)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-memory", args.max_memory,
+                  "Refuse programs whose expanded moves would need more memory than this (bytes, "
+                  "or with K, M or G; default: the memory available, MemAvailable)");
   cmd->add_option("--tool", args.tool,
                   "The tool in the spindle when the program starts, for programs that rely on a "
                   "preloaded tool (default: the setup's \"initial_tool\"; 0: empty)")
@@ -171,7 +174,8 @@ int run_nc(const NcArgs& args) {
       throw InputError(
           "kdop nc: --out, --plot, --tools, --tolerance, --stock-cell and --tool need --setup");
     }
-    const NcProgram program = read_gcode_program(args.program);
+    const NcProgram program =
+        read_gcode_program(args.program, {}, nc_limits(memory_budget(args.max_memory)));
     register_output_file(args.moves);
     write_nc_moves_csv(program, args.moves);
     return kExitClear;
@@ -190,7 +194,8 @@ int run_nc(const NcArgs& args) {
   // The state at program start: the setup's gauge point, and its tool unless --tool says.
   machine.start = setup.start;
   machine.initial_tool = initial_tool(args, setup, tools);
-  const NcProgram program = read_gcode_program(args.program, machine);
+  const NcProgram program =
+      read_gcode_program(args.program, machine, nc_limits(memory_budget(args.max_memory)));
   const double parse_s = std::chrono::duration<double>(Clock::now() - parse_start).count();
   require_a_tool(program, setup.file);
   if (!args.moves.empty()) {

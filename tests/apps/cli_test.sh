@@ -479,6 +479,12 @@ expect "nc mesh stock summary" grep -q '"stock_model":"height_field","stock_cell
 check "nc stock cell" 0 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0.2
 expect "nc stock cell used" grep -q "height field, 0.2 mm cells" out.txt
 check "nc stock cell needs setup" 2 "$kdop" nc --program ncx/face_then_rapid.nc --moves ncx/m.csv --stock-cell 0.2
+# A canned cycle that would expand past the memory budget is refused before it expands (found by
+# the G-code fuzzer as an out-of-memory kill).
+printf 'G21 G90\nG83 X4 Y1 Z-9 R9199999. Q0.9 F100\n' > ncx/huge_cycle.nc
+check "nc cycle beyond the budget" 2 "$kdop" nc --program ncx/huge_cycle.nc --moves ncx/huge.csv --max-memory 100M
+expect "nc cycle beyond the budget says why" grep -q "huge_cycle.nc: line 2: G83 would make about 30666700 moves, more than the limit of [0-9]* (about [0-9]* bytes each within the 100.0 MB --max-memory allows)" err.txt
+expect "nc cycle beyond the budget no output" test ! -e ncx/huge.csv
 check "nc stock cell positive" 2 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0
 # An inch program with an inch tool library (G20, "units": "inch"): positions in mm.
 printf 'G20 G90 G54\nT1 M6\nG43 H1\nG0 X2.75 Y1.75 Z1.2\nG0 Z-0.04\nG0 Z1.2\nM30\n' > ncx/inch.nc

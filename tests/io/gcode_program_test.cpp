@@ -383,6 +383,22 @@ TEST(GcodeProgram, ErrorsNameTheLine) {
   }
 }
 
+// Found by fuzz/gcode_fuzzer (out of memory): a G83 whose R plane is 9,199,999 above its bottom,
+// pecking 0.9 at a time, expands to 30 million moves, which the default limit (50 million) let
+// through. kdop nc derives the limit from its memory budget; the reader refuses the cycle before
+// making any of its moves, naming the line and the budget's reason.
+TEST(GcodeProgram, CycleBeyondTheMoveLimitIsRefusedBeforeExpanding) {
+  NcLimits limits;
+  limits.max_moves = 100000;
+  limits.max_moves_why = " (the budget)";
+  EXPECT_EQ(error_of("G21 G90\nG83 X4 Y1 Z-9 R9199999. Q0.9 F100\n", {}, limits),
+            "t.nc: line 2: G83 would make about 30666700 moves, more than the limit of 100000 (the "
+            "budget)");
+  limits.max_moves = 5;
+  EXPECT_EQ(error_of("G0 X1\nG0 X2\nG0 X3\nG0 X4\nG0 X5\nG0 X6\n", {}, limits),
+            "t.nc: line 6: more than 5 moves (the budget)");
+}
+
 // Found by fuzz/gcode_fuzzer: ten times a G number below the 1e9 number limit overflowed int.
 TEST(GcodeProgram, CodeNumbersBeyondIntAreErrors) {
   EXPECT_THAT(error_of("G0 X1\nG499999999 X0\n"), HasSubstr("line 2: G5e+08 is not a G code"));
