@@ -112,11 +112,12 @@ template <int K>
 constexpr simd::SlabDirections<DopShape<K>::lanes> slab_directions() {
   simd::SlabDirections<DopShape<K>::lanes> d{};
   const auto dirs = DopShape<K>::directions();
+  const auto abs = [](int v) { return v < 0 ? -v : v; };  // std::abs is not constexpr in C++20
   for (int j = 0; j < DopShape<K>::slabs; ++j) {
     d.nx[j] = static_cast<float>(dirs[j].x);
     d.ny[j] = static_cast<float>(dirs[j].y);
     d.nz[j] = static_cast<float>(dirs[j].z);
-    d.l1[j] = static_cast<float>(std::abs(dirs[j].x) + std::abs(dirs[j].y) + std::abs(dirs[j].z));
+    d.l1[j] = static_cast<float>(abs(dirs[j].x) + abs(dirs[j].y) + abs(dirs[j].z));
   }
   return d;
 }
