@@ -537,14 +537,15 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     // 1. Collisions: holder and shank with everything, the cutter with the fixtures.
     const std::pair<ToolPart, const RevolvedSolid*> upper_parts[] = {
         {ToolPart::shank, &tool.solids.shank}, {ToolPart::holder, &tool.solids.holder}};
-    for (const auto& [which, solid] : upper_parts) {
+    for (const auto& [which, part_solid] : upper_parts) {
+      const RevolvedSolid& solid = *part_solid;  // (a structured binding; lambdas take this)
       for (const SetupSolid* target : everything) {
-        const Meeting m = meet(*solid, *target, pieces, options.delta, sr);
+        const Meeting m = meet(solid, *target, pieces, options.delta, sr);
         if (!m.meets) continue;
-        const double depth = deepest([&](double d) { return eroded_parts(*solid, d); }, *target,
-                                     0.0, reach(*solid) + options.delta);
-        report(NcFindingKind::collision, which, *target, *solid, pieces[m.piece], depth,
-               !proved_on_arc(*solid, *target, m));
+        const double depth = deepest([&](double d) { return eroded_parts(solid, d); }, *target,
+                                     0.0, reach(solid) + options.delta);
+        report(NcFindingKind::collision, which, *target, solid, pieces[m.piece], depth,
+               !proved_on_arc(solid, *target, m));
       }
     }
     for (const SetupSolid& f : fixtures) {
