@@ -61,7 +61,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     tumble_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0,
-                 0.0);  // the same layout as the leaf triangles
+                 0.0);                                 // the same layout as the leaf triangles
     keys.epoch.assign(PrefilterKeyCache::entries, 0);  // epochs start again
     epoch = 0;
     frontier_valid = false;

@@ -17,7 +17,7 @@ void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
     place_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
-    keys.epoch.assign(PrefilterKeyCache::entries, 0);  // epochs start again
+    keys.epoch.assign(PrefilterKeyCache::entries, 0);         // epochs start again
     epoch = 0;
   }
   if (keys.slot.empty()) {

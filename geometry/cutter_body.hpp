@@ -43,8 +43,8 @@ struct CutterCone {
 
 struct CutterBody {
   double z_lo = 0, z_hi = 0;
-  double r_max = 0;                // the cylinder's radius
-  std::vector<CutterCone> cones;   // the body's radius at z is the least of them and r_max
+  double r_max = 0;               // the cylinder's radius
+  std::vector<CutterCone> cones;  // the body's radius at z is the least of them and r_max
   double rounding = 0;
 
   double radius_at(double z) const;

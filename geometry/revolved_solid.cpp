@@ -94,9 +94,9 @@ RevolvedSolid make_cutter(const ToolParameters& tool) {
     case CutterShape::kComposite: {
       check_composite_profile(tool.profile);
       const ProfilePoint& top = tool.profile.back();
-      require(std::fabs(top.r - radius) <= 1e-9 * radius &&
-                  std::fabs(top.z - length) <= 1e-9 * length,
-              "a composite cutter's diameter and cutting_length are its profile's top");
+      require(
+          std::fabs(top.r - radius) <= 1e-9 * radius && std::fabs(top.z - length) <= 1e-9 * length,
+          "a composite cutter's diameter and cutting_length are its profile's top");
       s = make_profile_solid(tool.profile);
       break;
     }

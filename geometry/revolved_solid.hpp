@@ -16,8 +16,8 @@
 // h(n) + max(n . p0, n . p1), again by the Minkowski sum.
 //
 // Lengths are in mm, like everything the NC checks read (io converts units before building).
-#include <span>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "geometry/vec3.hpp"

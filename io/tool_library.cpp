@@ -118,11 +118,10 @@ class ToolReader : private json::Checks {
   }
 
   ToolSpec kdop_tool(const Json& entry, const std::string& path, double file_scale) {
-    check_keys(
-        entry, path,
-        {"shape", "diameter", "corner_radius", "included_angle", "tip_diameter", "cutting_length",
-         "profile", "shank_diameter", "length", "holder", "gauge_length", "units", "name",
-         "description"});
+    check_keys(entry, path,
+               {"shape", "diameter", "corner_radius", "included_angle", "tip_diameter",
+                "cutting_length", "profile", "shank_diameter", "length", "holder", "gauge_length",
+                "units", "name", "description"});
     const double scale = entry.contains("units")
                              ? units(entry.at("units"), path_component(path, "units"))
                              : file_scale;
@@ -200,8 +199,7 @@ class ToolReader : private json::Checks {
   }
 
   // The composite outline "profile": [[z, r], ...] from the tip up, in the tool's units.
-  void profile(const Json& entry, const std::string& path, ToolParameters& g,
-               double scale) const {
+  void profile(const Json& entry, const std::string& path, ToolParameters& g, double scale) const {
     const std::string at = path_component(path, "profile");
     const Json& list = required(entry, path, "profile");
     if (!list.is_array()) fail(at, std::string("expected an array, got ") + list.type_name());
@@ -236,12 +234,10 @@ class ToolReader : private json::Checks {
     if (!entry.contains(key)) return s;
     const Size stated = size(entry, path, key, scale);
     if (std::fabs(stated.mm - value) > 1e-9 * value) {
-      fail(path_component(path, key), "must be the profile's " +
-                                          std::string(std::string(key) == "diameter"
-                                                          ? "top diameter = "
-                                                          : "top height = ") +
-                                          format_number(value / scale) + " (got " +
-                                          format_number(stated.given) + ")");
+      fail(path_component(path, key),
+           "must be the profile's " +
+               std::string(std::string(key) == "diameter" ? "top diameter = " : "top height = ") +
+               format_number(value / scale) + " (got " + format_number(stated.given) + ")");
     }
     return stated;
   }

@@ -542,8 +542,8 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
       for (const SetupSolid* target : everything) {
         const Meeting m = meet(solid, *target, pieces, options.delta, sr);
         if (!m.meets) continue;
-        const double depth = deepest([&](double d) { return eroded_parts(solid, d); }, *target,
-                                     0.0, reach(solid) + options.delta);
+        const double depth = deepest([&](double d) { return eroded_parts(solid, d); }, *target, 0.0,
+                                     reach(solid) + options.delta);
         report(NcFindingKind::collision, which, *target, solid, pieces[m.piece], depth,
                !proved_on_arc(solid, *target, m));
       }

@@ -56,9 +56,22 @@ TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
 
 // The branch-free versions stay outside d, and within 2^-22 of |d| plus the floor of it.
 TEST(Dop, FastOutwardRoundingIsOutwardAndClose) {
-  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, 1e-45, -1e-45, 1e-39, -1e-39, 1e39, -1e39,
-                                3.4028234663852886e38, -3.4028234663852886e38, 1e300, -1e300,
-                                std::numeric_limits<float>::denorm_min(), 1.0 / 3};
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                -1.0,
+                                1e-45,
+                                -1e-45,
+                                1e-39,
+                                -1e-39,
+                                1e39,
+                                -1e39,
+                                3.4028234663852886e38,
+                                -3.4028234663852886e38,
+                                1e300,
+                                -1e300,
+                                std::numeric_limits<float>::denorm_min(),
+                                1.0 / 3};
   std::uint64_t rng = 5;
   for (int i = 0; i < 200000; ++i) {
     const double m = 2 * next_uniform(rng) - 1;

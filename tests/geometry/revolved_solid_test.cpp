@@ -261,8 +261,8 @@ double signed_distance(const RevolvedPrimitive& p, Vec3 x) {
     const double* a = c[k];
     const double* b = c[(k + 1) % 4];
     const double ex = b[0] - a[0], ez = b[1] - a[1], len2 = ex * ex + ez * ez;
-    const double t = len2 > 0 ? std::clamp(((r - a[0]) * ex + (z - a[1]) * ez) / len2, 0.0, 1.0)
-                              : 0.0;
+    const double t =
+        len2 > 0 ? std::clamp(((r - a[0]) * ex + (z - a[1]) * ez) / len2, 0.0, 1.0) : 0.0;
     boundary = std::min(boundary, std::hypot(r - (a[0] + t * ex), z - (a[1] + t * ez)));
     const double side = ex * (z - a[1]) - ez * (r - a[0]);
     if (len2 > 0) (side > 0 ? positive : side < 0 ? negative : positive) += 1;
@@ -292,8 +292,8 @@ TEST(RevolvedSolid, ErosionKeepsThePointsDeepInside) {
       const bool in_eroded = e && signed_distance(*e, x) <= 1e-9;
       if (depth >= s + 1e-7) {
         ++deep;
-        ASSERT_TRUE(in_eroded) << trial << ": a point " << depth << " deep is not in the erosion by "
-                               << s;
+        ASSERT_TRUE(in_eroded) << trial << ": a point " << depth
+                               << " deep is not in the erosion by " << s;
       } else if (depth <= s - 1e-7) {
         ++shallow;
         ASSERT_FALSE(in_eroded) << trial << ": a point " << depth << " deep is in the erosion by "

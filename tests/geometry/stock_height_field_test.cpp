@@ -214,8 +214,8 @@ TEST(StockHeightField, MeshFieldHoldsTheSolid) {
   // Corner cells, outside the ellipse's footprint, hold nothing.
   EXPECT_LE(f.top[0], f.z_bottom);
 
-  const StockHeightField box = mesh_stock_height_field(make_box({0, 0, -20}, {50, 40, 0}), 0.5,
-                                                       1 << 20);
+  const StockHeightField box =
+      mesh_stock_height_field(make_box({0, 0, -20}, {50, 40, 0}), 0.5, 1 << 20);
   EXPECT_EQ(box.z_bottom, -20);
   for (double top : box.top) EXPECT_NEAR(top, 0, 1e-8);
 }
@@ -229,14 +229,13 @@ TEST(StockHeightField, NothingBelowTheBottom) {
   flat.cutting_length = 20;
   const RevolvedSolid cutter = to_solid(cutter_body(flat));
   EXPECT_EQ(swept_contact(f, cutter, {50, 50, -100}, {60, 50, -31}, 1e-6), StockContact::clear);
-  EXPECT_EQ(swept_contact(f, cutter, {50, 50, -100}, {60, 50, -29}, 1e-6),
-            StockContact::touches);
+  EXPECT_EQ(swept_contact(f, cutter, {50, 50, -100}, {60, 50, -29}, 1e-6), StockContact::touches);
 }
 
 // A rise meets nothing new while no material stands above its columns' tops within its reach.
 TEST(StockHeightField, RiseMeetsNothingNew) {
   StockHeightField f = make_stock_height_field({{0, 0, -10}, {100, 100, 0}}, 1, 1 << 20);
-  EXPECT_TRUE(rise_meets_nothing_new(f, {50, 50, -5}, 5, 20));   // tops at 15 > 0
+  EXPECT_TRUE(rise_meets_nothing_new(f, {50, 50, -5}, 5, 20));    // tops at 15 > 0
   EXPECT_FALSE(rise_meets_nothing_new(f, {50, 50, -25}, 5, 20));  // tops at -5 < 0
   // Material only beyond the reach does not count.
   std::fill(f.top.begin(), f.top.end(), -10.0);

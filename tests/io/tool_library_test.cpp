@@ -261,8 +261,8 @@ TEST(ToolLibrary, ReadsCompositeProfiles) {
 
 TEST(ToolLibrary, RejectsBadCompositeProfiles) {
   const auto composite = [](const std::string& profile, const std::string& extra = "") {
-    return error(one_tool(R"("shape": "composite", "profile": )" + profile +
-                          R"(, "length": 50)" + extra));
+    return error(
+        one_tool(R"("shape": "composite", "profile": )" + profile + R"(, "length": 50)" + extra));
   };
   EXPECT_EQ(composite("[[0, 1], [5, 2], [6, 4], [20, 4]]"),
             "tools.json: tools.1.profile: a composite profile must be convex");

@@ -244,8 +244,7 @@ TEST(NcCheck, RetractsIntoMaterialAreFound) {
   s.stock.box = {0, 0, -340, 100, 100, -330};
   ToolLibrary t = tools();
   t.tools[1].geometry.shank_diameter = 4;
-  const std::string text =
-      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z45\nM30\n";
+  const std::string text = "G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z45\nM30\n";
   const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, t));
   NcCheckOptions o;
   const NcReport r = *check_nc(s, t, program, o);
@@ -286,10 +285,10 @@ TEST(NcCheck, PeckDrillingRapidsStayInTheHole) {
   EXPECT_TRUE(mesh.findings.empty()) << describe(mesh);
   std::filesystem::remove_all(dir);
   // 0.5 beside the hole: the re-plunge enters the wall.
-  const NcReport beside = run(
-      "G0 X50 Y50\nG0 Z60\nG98 G83 X50 Y50 Z35 R52 Q4 F100\nG80\nG0 X50.5\nG0 Z40\n"
-      "G0 Z320\n",
-      s);
+  const NcReport beside =
+      run("G0 X50 Y50\nG0 Z60\nG98 G83 X50 Y50 Z35 R52 Q4 F100\nG80\nG0 X50.5\nG0 Z40\n"
+          "G0 Z320\n",
+          s);
   ASSERT_EQ(beside.findings.size(), 1u) << describe(beside);
   EXPECT_EQ(beside.findings[0].block, "G0 Z40");
 }
@@ -301,12 +300,10 @@ TEST(NcCheck, LevelArcsDoNotGrowDownwards) {
   s.stock.box = s.part.box;  // finishing: nothing above the part
   const NcReport line = run("G0 X20 Y50\nG0 Z41\nG1 Z39.9905 F100\nG1 X80\nG0 Z320\n", s);
   EXPECT_TRUE(line.findings.empty()) << describe(line);
-  const NcReport arc =
-      run("G0 X20 Y50\nG0 Z41\nG1 Z39.9905 F100\nG2 X80 Y50 I30 J0\nG0 Z320\n", s);
+  const NcReport arc = run("G0 X20 Y50\nG0 Z41\nG1 Z39.9905 F100\nG2 X80 Y50 I30 J0\nG0 Z320\n", s);
   EXPECT_TRUE(arc.findings.empty()) << describe(arc);
   // 0.5 deep it is a gouge, and not near.
-  const NcReport deep =
-      run("G0 X20 Y50\nG0 Z41\nG1 Z39.5 F100\nG2 X80 Y50 I30 J0\nG0 Z320\n", s);
+  const NcReport deep = run("G0 X20 Y50\nG0 Z41\nG1 Z39.5 F100\nG2 X80 Y50 I30 J0\nG0 Z320\n", s);
   ASSERT_EQ(deep.findings.size(), 2u) << describe(deep);  // the plunge and the arc
   EXPECT_EQ(deep.findings[1].line, 7u);
   EXPECT_NEAR(deep.findings[1].depth, 0.5, 1e-5);
