@@ -22,6 +22,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "builders/leaf_floats.hpp"
@@ -98,7 +99,11 @@ void key_corners(const MovedCorners& m, simd::PrefilterTriangle& key) {
   // The corners in float are off from the exact ones by both frames' double errors (2 err_d, as
   // for the box) and their rounding to float (2^-24 e_obj); a projection on a direction n of
   // integers adds two roundings of values up to |n|_1 e_obj; 2^-20 e_obj covers both with room.
-  key.slab_margin = float_above_fast(2 * m.err_d + 0x1p-20 * m.e_obj + kFloatUnderflowFloor);
+  // Beyond 1e36 a corner or a projection may overflow float (a NaN projection would silently
+  // drop its corner from the range): an infinite margin, then, never rejects.
+  key.slab_margin = m.e_obj <= 1e36
+                        ? float_above_fast(2 * m.err_d + 0x1p-20 * m.e_obj + kFloatUnderflowFloor)
+                        : std::numeric_limits<float>::infinity();
 }
 
 // The rest: the box, E's plane range and the margin of the test against F's planes.

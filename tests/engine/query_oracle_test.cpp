@@ -340,5 +340,30 @@ TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
   EXPECT_GT(checked, 1000);
 }
 
+// Found in review: environment coordinates beyond float's range (1e39; the readers accept any
+// finite double) made the corners' float projections NaN, and the leaf's DOP test, whose min and
+// max pass over a NaN, judged the triangle by its third corner alone and dropped a real contact.
+TEST(QueryOracle, CoordinatesBeyondFloatNeverHideAContact) {
+  Mesh env, object;
+  env.add_triangle(env.add_vertex(1e39, 1e39, 0), env.add_vertex(-1e39, -1e39, 0),
+                   env.add_vertex(1e35, -1e35, 0));
+  object.add_triangle(object.add_vertex(1, -1, -1), object.add_vertex(1, -1, 1),
+                      object.add_vertex(2, -1, 0));
+  const Pose identity;
+  const auto expected = brute_force_contacts(env, object, identity);
+  ASSERT_EQ(expected.size(), 1u);  // (1, -1, 0) is in both
+  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26, BvType::dop8,
+                    BvType::obb, BvType::rss}) {
+    for (simd::Isa isa : simd::supported_isas()) {
+      PairConfig config;
+      config.bv = bv;
+      config.isa = isa;
+      CollisionPair pair(env, object, config);
+      EXPECT_EQ(pair.query(identity, QueryMode::all_contacts).pairs, expected)
+          << to_string(bv) << " " << simd::to_string(isa);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kdop
