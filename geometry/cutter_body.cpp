@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace kdop {
@@ -11,6 +12,40 @@ double CutterBody::radius_at(double z) const {
   for (const CutterCone& c : cones) r = std::min(r, c.a + c.b * z);
   return r;
 }
+
+namespace {
+
+// A composite outline as lines that hold every profile point: its upper concave hull (the
+// profile is convex only up to rounding, check_composite_profile), each line then raised to
+// support all points, so the body never falls inside the outline. Its top is the cylinder.
+CutterBody composite_body(const std::vector<ProfilePoint>& profile) {
+  std::vector<ProfilePoint> hull;
+  for (const ProfilePoint& p : profile) {
+    // Drop the last hull point while it lies on or under the chord from the one before it to p.
+    while (hull.size() >= 2) {
+      const ProfilePoint a = hull[hull.size() - 2], b = hull.back();
+      if ((b.r - a.r) * (p.z - a.z) > (p.r - a.r) * (b.z - a.z)) break;
+      hull.pop_back();
+    }
+    hull.push_back(p);
+  }
+  CutterBody body{0, profile.back().z, profile.back().r, {}, 0};
+  for (std::size_t i = 1; i < hull.size(); ++i) {
+    const ProfilePoint p = hull[i - 1], q = hull[i];
+    const double b = (q.r - p.r) / (q.z - p.z);
+    // Raised by a few units of rounding, so a + b z >= r holds as computed too.
+    double a = -std::numeric_limits<double>::infinity(), slack = 0;
+    for (const ProfilePoint& x : profile) {
+      a = std::max(a, x.r - b * x.z);
+      slack = std::max(slack, x.r + b * x.z);
+    }
+    a += 8 * std::numeric_limits<double>::epsilon() * slack;
+    body.cones.push_back({a, b});
+  }
+  return body;
+}
+
+}  // namespace
 
 CutterBody cutter_body(const ToolParameters& tool) {
   make_cutter(tool);  // the same checks of the parameters
@@ -30,15 +65,8 @@ CutterBody cutter_body(const ToolParameters& tool) {
               radius,
               {{tool.tip_diameter / 2, std::tan(tool.included_angle * std::numbers::pi / 360)}},
               0};
-    case CutterShape::kComposite: {
-      CutterBody body{0, length, radius, {}, 0};
-      for (std::size_t i = 1; i < tool.profile.size(); ++i) {
-        const ProfilePoint p = tool.profile[i - 1], q = tool.profile[i];
-        const double b = (q.r - p.r) / (q.z - p.z);
-        body.cones.push_back({p.r - b * p.z, b});
-      }
-      return body;
-    }
+    case CutterShape::kComposite:
+      return composite_body(tool.profile);
   }
   return {};
 }
@@ -63,8 +91,8 @@ std::optional<CutterBody> eroded(const CutterBody& body, double s) {
 
 RevolvedSolid to_solid(const CutterBody& body) {
   RevolvedSolid s;
-  // The radius is concave and piecewise linear in z, and grows upward: it starts where its last
-  // line reaches 0, and breaks where two of its lines (the cones and the cylinder) cross.
+  // The radius is the least of the body's lines (the cones and the cylinder): concave, piecewise
+  // linear, growing upward. It starts where its last line reaches 0.
   std::vector<CutterCone> lines = body.cones;
   lines.push_back({body.r_max, 0});
   double start = body.z_lo;
@@ -74,36 +102,39 @@ RevolvedSolid to_solid(const CutterBody& body) {
     start = std::max(start, -c.a / c.b);
   }
   if (start > body.z_hi) return s;
-  std::vector<double> at{start, body.z_hi};
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    for (std::size_t j = i + 1; j < lines.size(); ++j) {
-      if (lines[i].b == lines[j].b) continue;
-      const double z = (lines[j].a - lines[i].a) / (lines[i].b - lines[j].b);
-      if (z > start && z < body.z_hi) at.push_back(z);
-    }
-  }
-  std::sort(at.begin(), at.end());
-  at.erase(std::unique(at.begin(), at.end()), at.end());
-  if (at.size() == 1) {
-    const double r = std::max(0.0, body.radius_at(at[0]));
-    s.parts.push_back({at[0], r, at[0], r, body.rounding});
+  if (start == body.z_hi) {
+    const double r = std::max(0.0, body.radius_at(start));
+    s.parts.push_back({start, r, start, r, body.rounding});
     return s;
   }
-  for (std::size_t i = 0; i + 1 < at.size(); ++i) {
-    const double z0 = at[i], z1 = at[i + 1];
-    const double r0 = std::max(0.0, body.radius_at(z0)), r1 = std::max(0.0, body.radius_at(z1));
-    // One frustum for collinear pieces.
-    if (!s.parts.empty()) {
-      RevolvedPrimitive& last = s.parts.back();
-      const double slope = (last.r1 - last.r0) / (last.z1 - last.z0);
-      if (last.z1 == z0 && last.r1 == r0 &&
-          std::fabs(slope - (r1 - r0) / (z1 - z0)) <= 1e-12 * (1 + std::fabs(slope))) {
-        last.z1 = z1;
-        last.r1 = r1;
-        continue;
-      }
+  // The lower envelope of the lines, by falling slope (each line is least on one interval, the
+  // steeper ones below it): O(n log n), exact pieces (one per line that is ever least, so no
+  // merging of nearly collinear pieces), for profiles of up to kMaxProfilePoints points.
+  std::sort(lines.begin(), lines.end(), [](const CutterCone& p, const CutterCone& q) {
+    return p.b != q.b ? p.b > q.b : p.a < q.a;
+  });
+  // Where q (less steep) drops below p.
+  auto crossing = [](const CutterCone& p, const CutterCone& q) {
+    return (q.a - p.a) / (p.b - q.b);
+  };
+  std::vector<CutterCone> least;
+  for (const CutterCone& line : lines) {
+    if (!least.empty() && least.back().b == line.b) continue;  // parallel and not below
+    // The last line is never least if `line` drops below the one before it no later than it does.
+    while (least.size() >= 2 && crossing(least[least.size() - 2], line) <=
+                                    crossing(least[least.size() - 2], least.back())) {
+      least.pop_back();
     }
-    s.parts.push_back({z0, r0, z1, r1, body.rounding});
+    least.push_back(line);
+  }
+  for (std::size_t k = 0; k < least.size(); ++k) {
+    const double from = k == 0 ? start : std::max(start, crossing(least[k - 1], least[k]));
+    const double to =
+        k + 1 == least.size() ? body.z_hi : std::min(body.z_hi, crossing(least[k], least[k + 1]));
+    if (!(from < to)) continue;
+    const CutterCone& c = least[k];
+    s.parts.push_back(
+        {from, std::max(0.0, c.a + c.b * from), to, std::max(0.0, c.a + c.b * to), body.rounding});
   }
   return s;
 }

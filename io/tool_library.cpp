@@ -227,7 +227,8 @@ class ToolReader : private json::Checks {
     }
   }
 
-  // A size the profile implies: `value` mm, or the stated one if it agrees.
+  // A size the profile implies: `value` mm; a stated one must agree (to rounding), and the
+  // profile's value is kept, so the cutter is never a rounding smaller than its outline.
   Size implied(const Json& entry, const std::string& path, const char* key, double scale,
                double value) const {
     Size s{value / scale, value};
@@ -239,7 +240,7 @@ class ToolReader : private json::Checks {
                std::string(std::string(key) == "diameter" ? "top diameter = " : "top height = ") +
                format_number(value / scale) + " (got " + format_number(stated.given) + ")");
     }
-    return stated;
+    return s;
   }
 
   void corner_radius(const Json& entry, const std::string& path, ToolParameters& g,

@@ -221,11 +221,14 @@ struct Sweep {
 // point it sweeps beyond its start lies above start + z_hi at its radius: in the disc's sweep up to
 // end + z_hi, in the body at the end above that. What the body meets at its start belongs to the
 // move that brought it there (a gouge, a cut), and a retract out of a cut is not a rapid into it.
-std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector<Piece>& pieces) {
+// That holds only when such a move exists (`arrived`, see arrived_by_previous_move); otherwise
+// the rise is swept whole, its start included.
+std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector<Piece>& pieces,
+                                   bool arrived) {
   const RevolvedSolid body = to_solid(entering);
   const Piece& p = pieces.front();
-  const bool rise = pieces.size() == 1 && p.grow == 0 && p.from.x == p.to.x && p.from.y == p.to.y &&
-                    p.to.z > p.from.z;
+  const bool rise = arrived && pieces.size() == 1 && p.grow == 0 && p.from.x == p.to.x &&
+                    p.from.y == p.to.y && p.to.z > p.from.z;
   if (!rise) {
     std::vector<Sweep> out;
     for (const Piece& q : pieces) out.push_back({body, q, true});
@@ -235,6 +238,18 @@ std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector
   RevolvedSolid disc;
   disc.parts.push_back(make_frustum(entering.z_hi, r, entering.z_hi, r));
   return {{disc, p, false}, {body, Piece{p.to, p.to, 0, false}, true}};
+}
+
+// Whether move `index` starts where the previous move left the same tool, with the same length
+// offset: only then was the tool at this move's start already checked (by that move). Not so for
+// the first move, after a tool change (M6: a new tool appears at the old tip position), after a
+// G43/G49 change (the tip jumps without a move), or after a move with no tool.
+bool arrived_by_previous_move(const NcProgram& program, std::size_t index) {
+  if (index == 0) return false;
+  const NcMove& move = program.moves[index];
+  const NcMove& previous = program.moves[index - 1];
+  return previous.tool == move.tool && previous.tool_length == move.tool_length &&
+         previous.end == move.start;
 }
 
 // The tool part a finding against the stock was found with: the cutter eroded by delta for a
@@ -259,11 +274,11 @@ using Holes =
 //   - rising from where the previous move left it: it meets nothing its start does not already
 //     meet unless a cell within its reach holds material above a + column_top
 //     (rise_meets_nothing_new; column_top: the eroded body's top plane), and what its start meets
-//     belongs to the move that brought it there.
+//     belongs to the move that brought it there (if one did: `arrived`).
 std::optional<Piece> vertical_rest(const Piece& p, const ToolModel& tool,
                                    const RevolvedSolid& solid, double column_top,
                                    const Holes& holes, std::int32_t number,
-                                   const StockHeightField& field) {
+                                   const StockHeightField& field, bool arrived) {
   if (p.grow != 0 || p.from.x != p.to.x || p.from.y != p.to.y || p.from.z == p.to.z) return p;
   const bool rising = p.to.z > p.from.z;
   double a = std::min(p.from.z, p.to.z);
@@ -279,7 +294,8 @@ std::optional<Piece> vertical_rest(const Piece& p, const ToolModel& tool,
     }
     if (a >= b) return std::nullopt;
   }
-  if (rising && !in_hole && rise_meets_nothing_new(field, p.from, reach(solid), column_top)) {
+  if (rising && arrived && !in_hole &&
+      rise_meets_nothing_new(field, p.from, reach(solid), column_top)) {
     return std::nullopt;
   }
   const Vec3 low{p.from.x, p.from.y, a}, high{p.from.x, p.from.y, b};
@@ -373,17 +389,18 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       // along every piece.
       std::vector<Sweep> sweeps;
       if (cutter) {
+        const bool arrived = arrived_by_previous_move(program, i);
         std::vector<Piece> rest = pieces;
         if (rest.size() == 1) {
-          const auto r =
-              vertical_rest(rest.front(), tool, solid, entering->z_hi, holes, move.tool, field);
+          const auto r = vertical_rest(rest.front(), tool, solid, entering->z_hi, holes, move.tool,
+                                       field, arrived);
           if (!r) {
             ++cleared;
             continue;
           }
           rest.front() = *r;
         }
-        sweeps = entering_sweeps(*entering, rest);
+        sweeps = entering_sweeps(*entering, rest, arrived);
       } else {
         for (const Piece& p : pieces) sweeps.push_back({solid, p, true});
       }
@@ -562,7 +579,8 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
     if (rapid) {
       if (const auto entering = eroded(tool.body, options.delta)) {
-        const std::vector<Sweep> sweeps = entering_sweeps(*entering, pieces);
+        const std::vector<Sweep> sweeps =
+            entering_sweeps(*entering, pieces, arrived_by_previous_move(program, index));
         std::vector<const SetupSolid*> material{&stock};
         if (part) material.insert(material.begin(), &*part);
         for (const SetupSolid* target : material) {

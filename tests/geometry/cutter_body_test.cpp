@@ -117,12 +117,16 @@ TEST(CutterBody, ContainsTheCutterAndEqualsItBelow) {
 }
 
 // The support function of the 2-D model (its vertices swept round, plus rounding).
-double model_support(const CutterBody& b, Vec3 n) {
+double model_support(const std::vector<P2>& section, double rounding, Vec3 n) {
   double best = -1e300;
-  for (const P2& p : section(b)) {  // symmetric about the axis: |r| for either side's corners
+  for (const P2& p : section) {  // symmetric about the axis: |r| for either side's corners
     best = std::max(best, std::fabs(p.r) * std::hypot(n.x, n.y) + p.z * n.z);
   }
-  return best + b.rounding * norm(n);
+  return best + rounding * norm(n);
+}
+
+double model_support(const CutterBody& b, Vec3 n) {
+  return model_support(section(b), b.rounding, n);
 }
 
 TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
@@ -159,6 +163,58 @@ TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
   }
   // A flat 10 mm end mill is 5 deep at most: nothing survives 5.01.
   EXPECT_FALSE(eroded(cutter_body(tools()[0]), 5.01));
+}
+
+// A profile of the most points allowed, on a quarter circle (r = sqrt(z (2R - z))): the body's
+// pieces are at most one per line of the outline (none merged because nearly collinear), each
+// eroded body equals the 2-D model, and the body holds every profile point.
+TEST(CutterBody, ProfileOfTheMostPointsAllowed) {
+  ToolParameters tool;
+  tool.shape = CutterShape::kComposite;
+  const double R = 5;
+  for (std::size_t i = 0; i < kMaxProfilePoints; ++i) {
+    const double z = R * static_cast<double>(i) / (kMaxProfilePoints - 1);
+    tool.profile.push_back({z, std::sqrt(z * (2 * R - z))});
+  }
+  tool.diameter = 2 * tool.profile.back().r;
+  tool.cutting_length = R;
+  tool.length = 20;
+  const CutterBody body = cutter_body(tool);
+  for (const ProfilePoint& p : tool.profile) EXPECT_GE(body.radius_at(p.z), p.r);
+  // 999 segments' lines and the cylinder (a sliver where the raised top line passes it).
+  EXPECT_LE(to_solid(body).parts.size(), kMaxProfilePoints);
+  std::uint64_t seed = 5;
+  for (const double s : {0.0, 0.01, 1.0, 2.4}) {  // a half disc of radius 5: 2.5 deep at most
+    const std::optional<CutterBody> e = eroded(body, s);
+    ASSERT_TRUE(e);
+    const RevolvedSolid solid = to_solid(*e);
+    EXPECT_LE(solid.parts.size(), kMaxProfilePoints);
+    const std::vector<P2> model = section(*e);
+    for (int i = 0; i < 200; ++i) {
+      const Vec3 n{2 * next_uniform(seed) - 1, 2 * next_uniform(seed) - 1,
+                   2 * next_uniform(seed) - 1};
+      EXPECT_NEAR(support_value(solid, n), model_support(model, e->rounding, n), 1e-12)
+          << "s " << s;
+    }
+  }
+}
+
+// A profile convex only up to rounding (a middle point a hair above its neighbours' chord) is
+// accepted, and its body still holds every point of the outline: lines of its upper hull,
+// raised to support all points; the cylinder at the profile's top radius.
+TEST(CutterBody, BodyHoldsAProfileConvexOnlyUpToRounding) {
+  ToolParameters tool;
+  tool.shape = CutterShape::kComposite;
+  tool.profile = {{0, 1}, {5, 3}, {10, 5 * (1 + 1e-13)}, {15, 7}, {20, 7}};
+  tool.diameter = 14;
+  tool.cutting_length = 20;
+  tool.length = 30;
+  const CutterBody body = cutter_body(tool);
+  for (const ProfilePoint& p : tool.profile) EXPECT_GE(body.radius_at(p.z), p.r) << p.z;
+  EXPECT_EQ(body.r_max, 7);
+  // The top radius is the profile's, even when the stated diameter is a rounding smaller.
+  tool.diameter = 14 * (1 - 1e-10);
+  EXPECT_EQ(cutter_body(tool).r_max, 7);
 }
 
 }  // namespace

@@ -262,6 +262,63 @@ TEST(NcCheck, RetractsIntoMaterialAreFound) {
   EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z48 F100\nG0 Z320\n").findings.empty());
 }
 
+// A rise is checked from its start unless the previous move brought the same tool there: at the
+// program's start, and after a tool change (the new tool appears at the old tip position), the
+// tool's start position was never checked by any move.
+TEST(NcCheck, RisesWithNoMoveBeforeThemAreCheckedFromTheirStart) {
+  // The program starts with the tip 5 deep in the part (machine z -365; the gauge point 80 above)
+  // and the flutes' top 5 above the stock; it rises at once.
+  NcSetupFile s = setup();
+  s.fixtures.clear();
+  s.start = {50, 50, -285};
+  s.initial_tool = 1;
+  const ToolLibrary t = tools();
+  const NcProgram at_start =
+      parse_gcode_program("G21 G90 G54\nG43 H1\nG0 Z320\nM30\n", "test.nc", machine_setup(s, t));
+  const NcReport r = *check_nc(s, t, at_start, NcCheckOptions{});
+  ASSERT_EQ(r.findings.size(), 2u) << describe(r);
+  for (const NcFinding& f : r.findings) {
+    EXPECT_EQ(f.line, 3u);
+    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+    EXPECT_NEAR(f.position[2], -365, 1e-3) << describe(r);
+  }
+  EXPECT_EQ(r.findings[0].object, "part");
+  EXPECT_EQ(r.findings[1].object, "stock");
+  // Tool 1 stops with its tip 5 above the stock; tool 2, 20 longer, comes in at M6 with tool 1's
+  // length offset still in effect: its tip is 15 deep in the stock, 5 in the part.
+  ToolLibrary two = tools();
+  ToolSpec& longer = two.tools[2];
+  longer = two.tools[1];
+  longer.number = 2;
+  longer.geometry.length = 70;
+  longer.gauge_length = 100;
+  NcSetupFile s2 = setup();
+  s2.fixtures.clear();
+  const NcProgram change =
+      parse_gcode_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nT2 M6\nG0 Z320\nM30\n",
+                          "test.nc", machine_setup(s2, two));
+  const NcReport c = *check_nc(s2, two, change, NcCheckOptions{});
+  ASSERT_EQ(c.findings.size(), 2u) << describe(c);
+  for (const NcFinding& f : c.findings) {
+    EXPECT_EQ(f.line, 6u);
+    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+    EXPECT_NEAR(f.position[2], -365, 1e-3) << describe(c);
+  }
+  // Its own offset (G43 H2) moves nothing: the tip is still in the stock (line 7). Changing 20
+  // higher up leaves tool 2's tip 5 above the stock: clean.
+  const NcProgram offset = parse_gcode_program(
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nT2 M6\nG43 H2\nG0 Z320\nM30\n", "test.nc",
+      machine_setup(s2, two));
+  const NcReport still = *check_nc(s2, two, offset, NcCheckOptions{});
+  ASSERT_EQ(still.findings.size(), 2u) << describe(still);
+  EXPECT_EQ(still.findings[0].line, 7u);
+  const NcProgram higher = parse_gcode_program(
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z75\nT2 M6\nG43 H2\nG0 Z320\nM30\n", "test.nc",
+      machine_setup(s2, two));
+  const NcReport o = *check_nc(s2, two, higher, NcCheckOptions{});
+  EXPECT_TRUE(o.findings.empty()) << describe(o);
+}
+
 // G83 pecks and re-plunges into a drilled hole: the rapids back down the hole meet only what the
 // drill removed, on a box stock and on a mesh stock; a rapid down beside the hole is still found.
 TEST(NcCheck, PeckDrillingRapidsStayInTheHole) {
