@@ -61,6 +61,7 @@ void check_composite_profile(std::span<const ProfilePoint> profile) {
     require(b.r >= a.r, "a composite profile must not narrow upward");
     // Convex: the radius grows ever slower upward (up to rounding of the points).
     const double next = (b.r - a.r) / (b.z - a.z);
+    require(std::isfinite(next), "a composite profile's segments must not be steeper than 1e300");
     require(next <= slope * (1 + 1e-12) + 1e-12, "a composite profile must be convex");
     slope = next;
   }

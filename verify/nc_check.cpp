@@ -240,6 +240,12 @@ std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector
   return {{disc, p, false}, {body, Piece{p.to, p.to, 0, false}, true}};
 }
 
+// The cutter body `entering` where a move starts (a feed's start where no move brought the tool).
+std::vector<Sweep> start_sweeps(const CutterBody& entering, const std::vector<Piece>& pieces) {
+  const Vec3 at = pieces.front().from;
+  return {{to_solid(entering), Piece{at, at, 0, false}, true}};
+}
+
 // Whether move `index` starts where the previous move left the same tool, with the same length
 // offset: only then was the tool at this move's start already checked (by that move). Not so for
 // the first move, after a tool change (M6: a new tool appears at the old tip position), after a
@@ -388,7 +394,11 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       // disc and its end), after dropping what lies inside a hole it drilled; the shank or holder
       // along every piece.
       std::vector<Sweep> sweeps;
-      if (cutter) {
+      const bool move_rapid =
+          move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
+      if (cutter && !move_rapid) {
+        sweeps = start_sweeps(*entering, pieces);  // a feed's start (check_move)
+      } else if (cutter) {
         const bool arrived = arrived_by_previous_move(program, i);
         std::vector<Piece> rest = pieces;
         if (rest.size() == 1) {
@@ -526,13 +536,17 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     // when nothing is left. For the cutter the erosion is exact (one convex body); for the shank
     // and holder, unions of convex parts, the union of the parts' erosions lies inside the
     // erosion of the union, so the depth found is a lower bound.
-    auto deepest = [&](auto&& erode, const SetupSolid& target, double lo, double hi) {
+    auto deepest_along = [&](const std::vector<Piece>& along, auto&& erode,
+                             const SetupSolid& target, double lo, double hi) {
       while (hi - lo > options.delta) {
         const double mid = 0.5 * (lo + hi);
         const RevolvedSolid e = erode(mid);
-        (meet(e, target, pieces, options.delta, sr).meets ? lo : hi) = mid;
+        (meet(e, target, along, options.delta, sr).meets ? lo : hi) = mid;
       }
       return lo;
+    };
+    auto deepest = [&](auto&& erode, const SetupSolid& target, double lo, double hi) {
+      return deepest_along(pieces, erode, target, lo, hi);
     };
     auto eroded_cutter = [&](double s) {
       const auto e = eroded(tool.body, s);
@@ -576,18 +590,25 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     // retracts too: one that starts below an overhang of the part, or under material a wider
     // cutter left above its flutes, enters it. Against the stock, the replay on the height field
     // (judge_on_height_field) clears the retracts that leave their own cut.
+    // A feed that no move brought the tool to (the program's first move, the first after M6 or a
+    // G43/G49 change) starts where the tool appeared without cutting: its cutter there is checked
+    // as a rapid's (start_sweeps), the rest of the move is a cut.
     const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
-    if (rapid) {
+    const bool arrived = arrived_by_previous_move(program, index);
+    if (rapid || !arrived) {
       if (const auto entering = eroded(tool.body, options.delta)) {
         const std::vector<Sweep> sweeps =
-            entering_sweeps(*entering, pieces, arrived_by_previous_move(program, index));
+            rapid ? entering_sweeps(*entering, pieces, arrived) : start_sweeps(*entering, pieces);
         std::vector<const SetupSolid*> material{&stock};
         if (part) material.insert(material.begin(), &*part);
         for (const SetupSolid* target : material) {
           for (const Sweep& w : sweeps) {
             const Meeting m = meet(w.solid, *target, {w.piece}, options.delta, sr);
             if (!m.meets) continue;
-            const double depth = deepest(eroded_cutter, *target, options.delta, tool.max_depth);
+            const double depth =
+                rapid ? deepest(eroded_cutter, *target, options.delta, tool.max_depth)
+                      : deepest_along({w.piece}, eroded_cutter, *target, options.delta,
+                                      tool.max_depth);
             report(NcFindingKind::rapid_into_material, ToolPart::cutter, *target, w.solid, w.piece,
                    depth, !m.proved);
             break;

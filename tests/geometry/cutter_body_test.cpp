@@ -129,6 +129,35 @@ double model_support(const CutterBody& b, Vec3 n) {
   return model_support(section(b), b.rounding, n);
 }
 
+// to_solid's pieces against the body's lines: contiguous from where the radius starts (0 there
+// unless it starts at z_lo) up to z_hi, and at sampled heights the radius of the pieces is
+// max(0, radius_at(z)). (Support values cannot see a missing middle piece: a union's support
+// function is its hull's.)
+void expect_pieces_follow_radius(const CutterBody& b, const char* what) {
+  const RevolvedSolid solid = to_solid(b);
+  ASSERT_FALSE(solid.parts.empty()) << what;
+  const double z0 = solid.parts.front().z0;
+  EXPECT_GE(z0, b.z_lo) << what;
+  if (z0 > b.z_lo) {
+    EXPECT_NEAR(b.radius_at(z0), 0, 1e-12) << what;
+  }
+  for (std::size_t i = 0; i + 1 < solid.parts.size(); ++i) {
+    EXPECT_EQ(solid.parts[i].z1, solid.parts[i + 1].z0) << what << " piece " << i;
+  }
+  EXPECT_EQ(solid.parts.back().z1, b.z_hi) << what;
+  for (int i = 0; i <= 1000; ++i) {
+    const double z = z0 + (b.z_hi - z0) * i / 1000.0;
+    double r = -1;
+    for (const RevolvedPrimitive& p : solid.parts) {
+      if (p.z0 <= z && z <= p.z1) {
+        r = std::max(r, p.z1 > p.z0 ? p.r0 + (p.r1 - p.r0) * (z - p.z0) / (p.z1 - p.z0) : p.r0);
+      }
+    }
+    const double expected = std::max(0.0, b.radius_at(z));
+    EXPECT_NEAR(r, expected, 1e-12 * (1 + expected)) << what << " z " << z;
+  }
+}
+
 TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
   std::uint64_t seed = 11;
   for (const ToolParameters& tool : tools()) {
@@ -152,6 +181,7 @@ TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
       }
       if (!e) continue;
       // The primitives handed to the distance queries are that body.
+      expect_pieces_follow_radius(*e, "eroded");
       const RevolvedSolid solid = to_solid(*e);
       for (int i = 0; i < 200; ++i) {
         const Vec3 n{2 * next_uniform(seed) - 1, 2 * next_uniform(seed) - 1,
@@ -165,9 +195,9 @@ TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
   EXPECT_FALSE(eroded(cutter_body(tools()[0]), 5.01));
 }
 
-// A profile of the most points allowed, on a quarter circle (r = sqrt(z (2R - z))): the body's
-// pieces are at most one per line of the outline (none merged because nearly collinear), each
-// eroded body equals the 2-D model, and the body holds every profile point.
+// A profile of the most points allowed, on a quarter circle (r = sqrt(z (2R - z))): the body and
+// each eroded body are their lines' pieces and equal the 2-D model, and the body holds every
+// profile point.
 TEST(CutterBody, ProfileOfTheMostPointsAllowed) {
   ToolParameters tool;
   tool.shape = CutterShape::kComposite;
@@ -181,14 +211,13 @@ TEST(CutterBody, ProfileOfTheMostPointsAllowed) {
   tool.length = 20;
   const CutterBody body = cutter_body(tool);
   for (const ProfilePoint& p : tool.profile) EXPECT_GE(body.radius_at(p.z), p.r);
-  // 999 segments' lines and the cylinder (a sliver where the raised top line passes it).
-  EXPECT_LE(to_solid(body).parts.size(), kMaxProfilePoints);
+  expect_pieces_follow_radius(body, "body");
   std::uint64_t seed = 5;
   for (const double s : {0.0, 0.01, 1.0, 2.4}) {  // a half disc of radius 5: 2.5 deep at most
     const std::optional<CutterBody> e = eroded(body, s);
     ASSERT_TRUE(e);
     const RevolvedSolid solid = to_solid(*e);
-    EXPECT_LE(solid.parts.size(), kMaxProfilePoints);
+    expect_pieces_follow_radius(*e, "eroded");
     const std::vector<P2> model = section(*e);
     for (int i = 0; i < 200; ++i) {
       const Vec3 n{2 * next_uniform(seed) - 1, 2 * next_uniform(seed) - 1,

@@ -266,6 +266,9 @@ TEST(ToolLibrary, RejectsBadCompositeProfiles) {
   };
   EXPECT_EQ(composite("[[0, 1], [5, 2], [6, 4], [20, 4]]"),
             "tools.json: tools.1.profile: a composite profile must be convex");
+  EXPECT_EQ(composite("[[0, 0], [1e-320, 5], [10, 5]]"),
+            "tools.json: tools.1.profile: a composite profile's segments must not be steeper than "
+            "1e300");
   EXPECT_EQ(composite("[[0, 3], [10, 2]]"),
             "tools.json: tools.1.profile: a composite profile must not narrow upward");
   EXPECT_EQ(composite("[[1, 3], [10, 3]]"),

@@ -262,6 +262,17 @@ TEST(NcCheck, RetractsIntoMaterialAreFound) {
   EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z48 F100\nG0 Z320\n").findings.empty());
 }
 
+// tools() and tool 2: tool 1 20 mm longer (shank to 70, gauge length 100).
+ToolLibrary tools_with_a_longer_one() {
+  ToolLibrary two = tools();
+  ToolSpec& longer = two.tools[2];
+  longer = two.tools[1];
+  longer.number = 2;
+  longer.geometry.length = 70;
+  longer.gauge_length = 100;
+  return two;
+}
+
 // A rise is checked from its start unless the previous move brought the same tool there: at the
 // program's start, and after a tool change (the new tool appears at the old tip position), the
 // tool's start position was never checked by any move.
@@ -286,12 +297,7 @@ TEST(NcCheck, RisesWithNoMoveBeforeThemAreCheckedFromTheirStart) {
   EXPECT_EQ(r.findings[1].object, "stock");
   // Tool 1 stops with its tip 5 above the stock; tool 2, 20 longer, comes in at M6 with tool 1's
   // length offset still in effect: its tip is 15 deep in the stock, 5 in the part.
-  ToolLibrary two = tools();
-  ToolSpec& longer = two.tools[2];
-  longer = two.tools[1];
-  longer.number = 2;
-  longer.geometry.length = 70;
-  longer.gauge_length = 100;
+  const ToolLibrary two = tools_with_a_longer_one();
   NcSetupFile s2 = setup();
   s2.fixtures.clear();
   const NcProgram change =
@@ -317,6 +323,44 @@ TEST(NcCheck, RisesWithNoMoveBeforeThemAreCheckedFromTheirStart) {
       machine_setup(s2, two));
   const NcReport o = *check_nc(s2, two, higher, NcCheckOptions{});
   EXPECT_TRUE(o.findings.empty()) << describe(o);
+}
+
+// The same for a feed: cutting is allowed, but not where the tool appeared without a move (found
+// in review: a feed after M6 or at the program's start was never checked against the stock
+// there). Tool 2, 20 longer, comes in with its tip 5 deep in the stock, above the part.
+TEST(NcCheck, FeedsWithNoMoveBeforeThemAreCheckedAtTheirStart) {
+  const ToolLibrary two = tools_with_a_longer_one();
+  NcSetupFile s = setup();
+  s.fixtures.clear();
+  auto check = [&](const std::string& text, const NcSetupFile& setup_file) {
+    const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(setup_file, two));
+    return *check_nc(setup_file, two, program, NcCheckOptions{});
+  };
+  const std::string change = "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z65\nT2 M6\n";
+  for (const std::string feed : {"G1 X55 F100", "G1 Z66 F100", "G2 X60 I5 F100"}) {
+    const NcReport r = check(change + feed + "\nG0 Z320\nM30\n", s);
+    ASSERT_EQ(r.findings.size(), 1u) << feed << "\n" << describe(r);
+    const NcFinding& f = r.findings[0];
+    EXPECT_EQ(f.line, 6u) << feed;
+    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+    EXPECT_EQ(f.object, "stock");
+    EXPECT_FALSE(f.initial_stock);  // confirmed on the height field
+    EXPECT_NEAR(f.position[2], -355, 1e-9) << feed;
+    EXPECT_NEAR(f.depth, 5, 1e-5) << feed;
+  }
+  // Tool 1 fed to the same place and on: clean.
+  const NcReport fed =
+      check("G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nG1 Z45 F100\nG1 X55\nG0 Z320\nM30\n", s);
+  EXPECT_TRUE(fed.findings.empty()) << describe(fed);
+  // The program's first move, a feed, with tool 1's tip 5 in the stock at the start.
+  NcSetupFile at_start = s;
+  at_start.start = {50, 50, -275};
+  at_start.initial_tool = 1;
+  const NcReport r = check("G21 G90 G54\nG43 H1\nG1 Z50 F100\nG0 Z320\nM30\n", at_start);
+  ASSERT_EQ(r.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(r.findings[0].line, 3u);
+  EXPECT_EQ(r.findings[0].object, "stock");
+  EXPECT_NEAR(r.findings[0].depth, 5, 1e-5);
 }
 
 // G83 pecks and re-plunges into a drilled hole: the rapids back down the hole meet only what the
