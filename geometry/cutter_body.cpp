@@ -101,7 +101,10 @@ RevolvedSolid to_solid(const CutterBody& body) {
     if (!(c.b > 0)) return s;  // never reaches 0
     start = std::max(start, -c.a / c.b);
   }
-  if (start > body.z_hi) return s;
+  if (start > body.z_hi) {
+    if (body.radius_at(body.z_hi) < 0) return s;
+    start = body.z_hi;  // a root rounded past the top of a body that still reaches it
+  }
   if (start == body.z_hi) {
     const double r = std::max(0.0, body.radius_at(start));
     s.parts.push_back({start, r, start, r, body.rounding});
