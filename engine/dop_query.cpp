@@ -60,9 +60,8 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     tumbled.assign(nodes * DopShape<K>::floats, 0.0f);
     tumble_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
-    moved.assign(LeafTriangles::array_count, slots, 0,
-                 0.0);                                 // the same layout as the leaf triangles
-    keys.epoch.assign(PrefilterKeyCache::entries, 0);  // epochs start again
+    moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
+    keys.forget();                                            // epochs start again
     epoch = 0;
     frontier_valid = false;
   }
@@ -79,16 +78,11 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     std::copy(env_root, env_root + floats, roots_seen.begin());
     std::copy(fly_root, fly_root + floats, roots_seen.begin() + floats);
   }
-  if (keys.slot.empty()) {
-    keys.slot.assign(PrefilterKeyCache::entries, 0);
-    keys.epoch.assign(PrefilterKeyCache::entries, 0);
-    keys.whole.assign(PrefilterKeyCache::entries, 0);
-    keys.keys.resize(PrefilterKeyCache::entries);
-  }
+  keys.size_once();
   if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp
     std::fill(tumble_stamp.begin(), tumble_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
-    std::fill(keys.epoch.begin(), keys.epoch.end(), 0);
+    keys.forget();
     epoch = 1;
   }
 }

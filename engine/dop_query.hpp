@@ -252,23 +252,21 @@ class DopTraversal {
       return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
           kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin);
     };
-    if (shared_) {  // concurrent tasks: no shared key cache
-      simd::PrefilterTriangle key;
-      auto compute = [&](std::uint32_t, const Triangle& te,
-                         bool) -> const simd::PrefilterTriangle& {
-        key = object_frame_key<Arch>(object_frame_, te);
-        return key;
-      };
-      return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
-                                  fly_.tree.topology, f, slots_, options_.mode, moved, compute,
-                                  misses_leaf, result);
-    }
-    auto cached = [&](std::uint32_t es, const Triangle& te,
+    // Concurrent tasks share no key cache: each computes its keys, once per triangle (its
+    // corners are asked for first, then the whole key).
+    simd::PrefilterTriangle own;
+    std::uint32_t own_slot = ~0u;
+    auto key_of = [&](std::uint32_t es, const Triangle& te,
                       bool whole) -> const simd::PrefilterTriangle& {
-      return cached_key<Arch>(s_.keys, s_.epoch, object_frame_, es, te, whole);
+      if (!shared_) return cached_key<Arch>(s_.keys, s_.epoch, object_frame_, es, te, whole);
+      if (own_slot != es) {
+        own = object_frame_key<Arch>(object_frame_, te);
+        own_slot = es;
+      }
+      return own;
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
-                                fly_.tree.topology, f, slots_, options_.mode, moved, cached,
+                                fly_.tree.topology, f, slots_, options_.mode, moved, key_of,
                                 misses_leaf, result);
   }
 

@@ -171,6 +171,17 @@ struct PrefilterKeyCache {
   std::vector<std::uint32_t> slot, epoch;  // per entry; epoch 0: empty
   std::vector<std::uint8_t> whole;
   std::vector<simd::PrefilterTriangle> keys;
+
+  // Sized on first use, then kept (the scratch's prepare calls it for every pose).
+  void size_once() {
+    if (!slot.empty()) return;
+    slot.assign(entries, 0);
+    epoch.assign(entries, 0);
+    whole.assign(entries, 0);
+    keys.resize(entries);
+  }
+  // Every entry empty: when the owner's epochs start again (new hierarchies, or wrapped).
+  void forget() { std::fill(epoch.begin(), epoch.end(), 0); }
 };
 
 // The key of environment slot `es` (triangle `te`) for this pose, from the cache or computed into

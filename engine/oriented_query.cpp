@@ -17,19 +17,14 @@ void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
     place_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
-    keys.epoch.assign(PrefilterKeyCache::entries, 0);         // epochs start again
+    keys.forget();                                            // epochs start again
     epoch = 0;
   }
-  if (keys.slot.empty()) {
-    keys.slot.assign(PrefilterKeyCache::entries, 0);
-    keys.epoch.assign(PrefilterKeyCache::entries, 0);
-    keys.whole.assign(PrefilterKeyCache::entries, 0);
-    keys.keys.resize(PrefilterKeyCache::entries);
-  }
+  keys.size_once();
   if (++epoch == 0) {  // wrapped: forget every stamp
     std::fill(place_stamp.begin(), place_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
-    std::fill(keys.epoch.begin(), keys.epoch.end(), 0);
+    keys.forget();
     epoch = 1;
   }
 }

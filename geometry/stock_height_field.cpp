@@ -110,10 +110,7 @@ double cell_size_for(AxisBox box, std::size_t cells) {
   return std::sqrt(area / static_cast<double>(std::max<std::size_t>(cells, 1)));
 }
 
-namespace {
-
-// The grid over a box's footprint, every top at box.hi.z.
-StockHeightField grid_over(AxisBox box, double cell, std::size_t max_cells) {
+StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t max_cells) {
   if (!(box.lo.x < box.hi.x && box.lo.y < box.hi.y && box.lo.z < box.hi.z)) {
     throw std::invalid_argument("stock height field: the stock box is empty");
   }
@@ -139,6 +136,8 @@ StockHeightField grid_over(AxisBox box, double cell, std::size_t max_cells) {
   f.top.assign(f.cells(), box.hi.z);
   return f;
 }
+
+namespace {
 
 // The highest z of triangle (p0, p1, p2) over rectangle r (Sutherland-Hodgman clipping in the
 // plane; z is linear over the triangle, so its maximum over the clipped polygon is at a corner),
@@ -185,10 +184,6 @@ double highest_over(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Rect& 
 
 }  // namespace
 
-StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t max_cells) {
-  return grid_over(box, cell, max_cells);
-}
-
 StockHeightField mesh_stock_height_field(const Mesh& mesh, double cell, std::size_t max_cells) {
   if (mesh.triangle_count() == 0) {
     throw std::invalid_argument("stock height field: the stock mesh is empty");
@@ -198,7 +193,7 @@ StockHeightField mesh_stock_height_field(const Mesh& mesh, double cell, std::siz
     lo = {std::min(lo.x, mesh.x[v]), std::min(lo.y, mesh.y[v]), std::min(lo.z, mesh.z[v])};
     hi = {std::max(hi.x, mesh.x[v]), std::max(hi.y, mesh.y[v]), std::max(hi.z, mesh.z[v])};
   }
-  StockHeightField f = grid_over({lo, hi}, cell, max_cells);
+  StockHeightField f = make_stock_height_field({lo, hi}, cell, max_cells);
   std::fill(f.top.begin(), f.top.end(), f.z_bottom);  // empty until the surface reaches a cell
   for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
     const auto at = [&](std::uint32_t v) { return Vec3{mesh.x[v], mesh.y[v], mesh.z[v]}; };

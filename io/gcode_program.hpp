@@ -45,6 +45,10 @@ namespace kdop {
 
 enum class NcMoveKind : std::uint8_t { rapid, feed, arc, cycle_rapid, cycle_feed };
 const char* to_string(NcMoveKind kind);
+// G0 or a canned cycle's rapid: a move that does not cut.
+inline bool is_rapid(NcMoveKind kind) {
+  return kind == NcMoveKind::rapid || kind == NcMoveKind::cycle_rapid;
+}
 
 enum class NcArcDir : std::uint8_t { cw, ccw };
 

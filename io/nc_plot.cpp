@@ -80,10 +80,6 @@ RoleStyle role_style(const std::string& role) {
   return {{0.86, 0.86, 0.89}, {0.35, 0.35, 0.42}, {0.25, 0.25, 0.30}, 1.5};
 }
 
-bool is_rapid(NcMoveKind kind) {
-  return kind == NcMoveKind::rapid || kind == NcMoveKind::cycle_rapid;
-}
-
 // Adds a marker's outline to the path: collision a circle, rapid into material a diamond, gouge a
 // square.
 void marker_path(cairo_t* cr, NcFindingKind kind, double x, double y, double r) {

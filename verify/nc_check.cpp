@@ -77,14 +77,36 @@ SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file,
   return {s.name, std::move(tree), lo, hi, keep_mesh ? std::move(m) : Mesh{}};
 }
 
-// A tool ready for the checks: its solids and its cutter as one convex body.
+// A tool ready for the checks: its solids and its cutter as one convex body, with the two
+// erosions every move asks for, made once.
 struct ToolModel {
   const ToolSpec* spec = nullptr;
   ToolSolids solids;
   CutterBody body;
   CutterProfile profile;  // for the stock height field
   double max_depth = 0;   // an erosion by more leaves nothing
+  // The cutter eroded by delta (what enters material by more than delta: rapids) and by the
+  // tolerance (what gouges); nullopt when nothing is left.
+  std::optional<CutterBody> entering, gouging;
+  RevolvedSolid entering_solid, gouging_solid;  // as primitives (empty when nothing is left)
 };
+
+// The cutter body eroded by s as primitives; empty when nothing is left.
+RevolvedSolid eroded_cutter(const CutterBody& body, double s) {
+  const auto e = eroded(body, s);
+  return e ? to_solid(*e) : RevolvedSolid{};
+}
+
+// The largest s in [lo, hi] (to delta) for which `reaches(s)` holds, by bisection; reaches(lo)
+// is taken to hold. For depths: `reaches(s)` says the tool part eroded by s still meets.
+template <class Reaches>
+double deepest(double lo, double hi, double delta, Reaches&& reaches) {
+  while (hi - lo > delta) {
+    const double mid = 0.5 * (lo + hi);
+    (reaches(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
 
 // A straight piece of a move: the tip from `from` to `to`, every tool part grown by `grow` (an
 // arc's chord sagitta; 0 for lines): horizontally only for an arc in the XY plane that stays at
@@ -214,7 +236,7 @@ struct Sweep {
   bool has_inside = true;  // false for a rise's top disc (no depth to measure)
 };
 
-// What a rapid of the cutter body `entering` (the cutter eroded by delta) sweeps beyond its
+// What a rapid of the cutter body tool.entering (the cutter eroded by delta) sweeps beyond its
 // start: the body along every piece; for a straight rise up its axis, the body's top disc (a flat
 // disc of the body's reach at its top plane, z_hi) swept along the rise and the body at its end.
 // Every column of the body within its reach runs from its lowest point up to at least z_hi, so a
@@ -223,9 +245,9 @@ struct Sweep {
 // move that brought it there (a gouge, a cut), and a retract out of a cut is not a rapid into it.
 // That holds only when such a move exists (`arrived`, see arrived_by_previous_move); otherwise
 // the rise is swept whole, its start included.
-std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector<Piece>& pieces,
+std::vector<Sweep> entering_sweeps(const ToolModel& tool, const std::vector<Piece>& pieces,
                                    bool arrived) {
-  const RevolvedSolid body = to_solid(entering);
+  const RevolvedSolid& body = tool.entering_solid;
   const Piece& p = pieces.front();
   const bool rise = arrived && pieces.size() == 1 && p.grow == 0 && p.from.x == p.to.x &&
                     p.from.y == p.to.y && p.to.z > p.from.z;
@@ -236,14 +258,15 @@ std::vector<Sweep> entering_sweeps(const CutterBody& entering, const std::vector
   }
   const double r = reach(body);
   RevolvedSolid disc;
-  disc.parts.push_back(make_frustum(entering.z_hi, r, entering.z_hi, r));
+  disc.parts.push_back(make_frustum(tool.entering->z_hi, r, tool.entering->z_hi, r));
   return {{disc, p, false}, {body, Piece{p.to, p.to, 0, false}, true}};
 }
 
-// The cutter body `entering` where a move starts (a feed's start where no move brought the tool).
-std::vector<Sweep> start_sweeps(const CutterBody& entering, const std::vector<Piece>& pieces) {
+// The cutter body tool.entering where a move starts (a feed's start where no move brought the
+// tool).
+std::vector<Sweep> start_sweeps(const ToolModel& tool, const std::vector<Piece>& pieces) {
   const Vec3 at = pieces.front().from;
-  return {{to_solid(entering), Piece{at, at, 0, false}, true}};
+  return {{tool.entering_solid, Piece{at, at, 0, false}, true}};
 }
 
 // Whether move `index` starts where the previous move left the same tool, with the same length
@@ -260,8 +283,8 @@ bool arrived_by_previous_move(const NcProgram& program, std::size_t index) {
 
 // The tool part a finding against the stock was found with: the cutter eroded by delta for a
 // rapid (entering by more than delta), the shank or the holder for a collision.
-RevolvedSolid finding_solid(const NcFinding& f, const ToolModel& tool, double delta) {
-  if (f.kind == NcFindingKind::rapid_into_material) return to_solid(*eroded(tool.body, delta));
+const RevolvedSolid& finding_solid(const NcFinding& f, const ToolModel& tool) {
+  if (f.kind == NcFindingKind::rapid_into_material) return tool.entering_solid;
   return f.tool_part == ToolPart::holder ? tool.solids.holder : tool.solids.shank;
 }
 
@@ -348,8 +371,8 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
     cuts.clear();
   };
   // Vertical feeds (drilling, plunges) as the tip heights each tool swept at each (x, y): a
-  // vertical rapid of that tool inside such a hole meets no material there (holes_clear).
-  std::map<std::tuple<double, double, std::int32_t>, std::vector<std::pair<double, double>>> holes;
+  // vertical rapid of that tool inside such a hole meets no material there (vertical_rest).
+  Holes holes;
   auto record_hole = [&](std::int32_t tool, const Piece& p) {
     if (p.grow != 0 || p.from.x != p.to.x || p.from.y != p.to.y) return;
     auto& spans = holes[{p.from.x, p.from.y, tool}];
@@ -379,6 +402,7 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       const Vec3 shift{0, 0, move.tool_length - model->second.spec->gauge_length};
       pieces = pieces_of(move, shift, options.arc_sagitta);
     }
+    const bool rapid = is_rapid(move.kind);
     if (next < findings.size() && findings[next].move == i) flush();
     for (; next < findings.size() && findings[next].move == i; ++next) {
       NcFinding f = std::move(findings[next]);
@@ -387,30 +411,27 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
         continue;
       }
       const ToolModel& tool = model->second;
-      const RevolvedSolid solid = finding_solid(f, tool, options.delta);
-      const auto entering = eroded(tool.body, options.delta);
-      const bool cutter = f.kind == NcFindingKind::rapid_into_material && entering.has_value();
+      const RevolvedSolid& solid = finding_solid(f, tool);
+      const bool cutter = f.kind == NcFindingKind::rapid_into_material && tool.entering;
       // What the finding's tool part sweeps: the cutter as check_move sweeps it (a rise: its top
       // disc and its end), after dropping what lies inside a hole it drilled; the shank or holder
       // along every piece.
       std::vector<Sweep> sweeps;
-      const bool move_rapid =
-          move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
-      if (cutter && !move_rapid) {
-        sweeps = start_sweeps(*entering, pieces);  // a feed's start (check_move)
+      if (cutter && !rapid) {
+        sweeps = start_sweeps(tool, pieces);  // a feed's start (check_move)
       } else if (cutter) {
         const bool arrived = arrived_by_previous_move(program, i);
         std::vector<Piece> rest = pieces;
         if (rest.size() == 1) {
-          const auto r = vertical_rest(rest.front(), tool, solid, entering->z_hi, holes, move.tool,
-                                       field, arrived);
+          const auto r = vertical_rest(rest.front(), tool, solid, tool.entering->z_hi, holes,
+                                       move.tool, field, arrived);
           if (!r) {
             ++cleared;
             continue;
           }
           rest.front() = *r;
         }
-        sweeps = entering_sweeps(*entering, rest, arrived);
+        sweeps = entering_sweeps(tool, rest, arrived);
       } else {
         for (const Piece& p : pieces) sweeps.push_back({solid, p, true});
       }
@@ -434,25 +455,17 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       });
       // The depth on the field: the largest erosion of the tool part that still reaches the
       // material left (the cutter eroded exactly, shank and holder part by part: a lower bound).
-      auto erode = [&](double d) {
-        if (f.kind != NcFindingKind::rapid_into_material) return eroded_parts(solid, d);
-        const auto e = eroded(tool.body, d);
-        return e ? to_solid(*e) : RevolvedSolid{};
-      };
-      double lo = 0, hi = tool.max_depth;
-      while (hi - lo > options.delta) {
-        const double mid = 0.5 * (lo + hi);
-        const RevolvedSolid e = erode(mid);
-        bool reaches = false;
+      f.depth = deepest(0, tool.max_depth, options.delta, [&](double d) {
+        const RevolvedSolid e = f.kind == NcFindingKind::rapid_into_material
+                                    ? eroded_cutter(tool.body, d)
+                                    : eroded_parts(solid, d);
         for (const Sweep& w : sweeps) {
-          reaches = reaches || (w.has_inside && contact(e, w.piece) != StockContact::clear);
+          if (w.has_inside && contact(e, w.piece) != StockContact::clear) return true;
         }
-        (reaches ? lo : hi) = mid;
-      }
-      f.depth = lo;
+        return false;
+      });
       kept.push_back(std::move(f));
     }
-    const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
     if (rapid || pieces.empty()) continue;
     for (const Piece& p : pieces) {
       cuts.push_back({&model->second.profile, p.from, p.to, p.grow});
@@ -492,6 +505,10 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     t.body = cutter_body(spec.geometry);
     t.profile = make_cutter_profile(t.body);
     t.max_depth = t.body.r_max + t.body.rounding + (t.body.z_hi - t.body.z_lo) + 1;
+    t.entering = eroded(t.body, options.delta);
+    t.gouging = eroded(t.body, tolerance);
+    if (t.entering) t.entering_solid = to_solid(*t.entering);
+    if (t.gouging) t.gouging_solid = to_solid(*t.gouging);
   }
 
   // One task per block of moves; each block's findings in move order.
@@ -536,22 +553,16 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     // when nothing is left. For the cutter the erosion is exact (one convex body); for the shank
     // and holder, unions of convex parts, the union of the parts' erosions lies inside the
     // erosion of the union, so the depth found is a lower bound.
-    auto deepest_along = [&](const std::vector<Piece>& along, auto&& erode,
-                             const SetupSolid& target, double lo, double hi) {
-      while (hi - lo > options.delta) {
-        const double mid = 0.5 * (lo + hi);
-        const RevolvedSolid e = erode(mid);
-        (meet(e, target, along, options.delta, sr).meets ? lo : hi) = mid;
-      }
-      return lo;
+    auto depth_along = [&](const std::vector<Piece>& along, auto&& erode, const SetupSolid& target,
+                           double lo, double hi) {
+      return deepest(lo, hi, options.delta, [&](double s) {
+        return meet(erode(s), target, along, options.delta, sr).meets;
+      });
     };
-    auto deepest = [&](auto&& erode, const SetupSolid& target, double lo, double hi) {
-      return deepest_along(pieces, erode, target, lo, hi);
+    auto depth = [&](auto&& erode, const SetupSolid& target, double lo, double hi) {
+      return depth_along(pieces, erode, target, lo, hi);
     };
-    auto eroded_cutter = [&](double s) {
-      const auto e = eroded(tool.body, s);
-      return e ? to_solid(*e) : RevolvedSolid{};
-    };
+    auto cutter_eroded = [&](double s) { return eroded_cutter(tool.body, s); };
     // A contact found on an arc's chord with the tool grown by the sagitta is proved only if the
     // tool at a point of the arc itself (a chord's end) makes it.
     auto proved_on_arc = [&](const RevolvedSolid& solid, const SetupSolid& target,
@@ -573,18 +584,18 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
       for (const SetupSolid* target : everything) {
         const Meeting m = meet(solid, *target, pieces, options.delta, sr);
         if (!m.meets) continue;
-        const double depth = deepest([&](double d) { return eroded_parts(solid, d); }, *target, 0.0,
-                                     reach(solid) + options.delta);
-        report(NcFindingKind::collision, which, *target, solid, pieces[m.piece], depth,
+        const double d = depth([&](double s) { return eroded_parts(solid, s); }, *target, 0.0,
+                               reach(solid) + options.delta);
+        report(NcFindingKind::collision, which, *target, solid, pieces[m.piece], d,
                !proved_on_arc(solid, *target, m));
       }
     }
     for (const SetupSolid& f : fixtures) {
       const Meeting m = meet(tool.solids.cutter, f, pieces, options.delta, sr);
       if (!m.meets) continue;
-      const double depth = deepest(eroded_cutter, f, 0.0, tool.max_depth);
-      report(NcFindingKind::collision, ToolPart::cutter, f, tool.solids.cutter, pieces[m.piece],
-             depth, !proved_on_arc(tool.solids.cutter, f, m));
+      const double d = depth(cutter_eroded, f, 0.0, tool.max_depth);
+      report(NcFindingKind::collision, ToolPart::cutter, f, tool.solids.cutter, pieces[m.piece], d,
+             !proved_on_arc(tool.solids.cutter, f, m));
     }
     // 2. Rapids: the cutter entering (more than delta deep into) the part or the stock. Straight
     // retracts too: one that starts below an overhang of the part, or under material a wider
@@ -593,45 +604,37 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     // A feed that no move brought the tool to (the program's first move, the first after M6 or a
     // G43/G49 change) starts where the tool appeared without cutting: its cutter there is checked
     // as a rapid's (start_sweeps), the rest of the move is a cut.
-    const bool rapid = move.kind == NcMoveKind::rapid || move.kind == NcMoveKind::cycle_rapid;
+    const bool rapid = is_rapid(move.kind);
     const bool arrived = arrived_by_previous_move(program, index);
-    if (rapid || !arrived) {
-      if (const auto entering = eroded(tool.body, options.delta)) {
-        const std::vector<Sweep> sweeps =
-            rapid ? entering_sweeps(*entering, pieces, arrived) : start_sweeps(*entering, pieces);
-        std::vector<const SetupSolid*> material{&stock};
-        if (part) material.insert(material.begin(), &*part);
-        for (const SetupSolid* target : material) {
-          for (const Sweep& w : sweeps) {
-            const Meeting m = meet(w.solid, *target, {w.piece}, options.delta, sr);
-            if (!m.meets) continue;
-            const double depth =
-                rapid ? deepest(eroded_cutter, *target, options.delta, tool.max_depth)
-                      : deepest_along({w.piece}, eroded_cutter, *target, options.delta,
-                                      tool.max_depth);
-            report(NcFindingKind::rapid_into_material, ToolPart::cutter, *target, w.solid, w.piece,
-                   depth, !m.proved);
-            break;
-          }
+    if ((rapid || !arrived) && tool.entering) {
+      const std::vector<Sweep> sweeps =
+          rapid ? entering_sweeps(tool, pieces, arrived) : start_sweeps(tool, pieces);
+      std::vector<const SetupSolid*> material{&stock};
+      if (part) material.insert(material.begin(), &*part);
+      for (const SetupSolid* target : material) {
+        for (const Sweep& w : sweeps) {
+          const Meeting m = meet(w.solid, *target, {w.piece}, options.delta, sr);
+          if (!m.meets) continue;
+          const double d =
+              rapid ? depth(cutter_eroded, *target, options.delta, tool.max_depth)
+                    : depth_along({w.piece}, cutter_eroded, *target, options.delta, tool.max_depth);
+          report(NcFindingKind::rapid_into_material, ToolPart::cutter, *target, w.solid, w.piece, d,
+                 !m.proved);
+          break;
         }
       }
     }
     // 3. Gouges (feeds): the cutter eroded by the tolerance still meeting the part.
-    if (part && !rapid) {
-      const auto at = [&](double s) -> Meeting {
-        const auto e = eroded(tool.body, s);
-        return e ? meet(to_solid(*e), *part, pieces, options.delta, sr) : Meeting{};
-      };
-      const Meeting m = at(tolerance);
+    if (part && !rapid && tool.gouging) {
+      const Meeting m = meet(tool.gouging_solid, *part, pieces, options.delta, sr);
       if (m.meets) {
-        const double depth = deepest(eroded_cutter, *part, tolerance, tool.max_depth);
-        const RevolvedSolid solid = to_solid(*eroded(tool.body, tolerance));
+        const double d = depth(cutter_eroded, *part, tolerance, tool.max_depth);
         // On an arc the tool was grown by the chord's sagitta: the depth may be that much too
         // large, so a gouge within it of the tolerance is only near.
         double grow = 0;
         for (const Piece& p : pieces) grow = std::max(grow, p.grow);
-        report(NcFindingKind::gouge, ToolPart::cutter, *part, solid, pieces[m.piece], depth,
-               depth - grow - tolerance <= options.delta);
+        report(NcFindingKind::gouge, ToolPart::cutter, *part, tool.gouging_solid, pieces[m.piece],
+               d, d - grow - tolerance <= options.delta);
       }
     }
     return true;

@@ -20,6 +20,8 @@
 //   beyond its start is its cutter's top disc swept along it and the cutter at its end (every
 //   column of a cutter reaches up to its top plane), so rising out of a cut or a gouge is not a
 //   rapid into material: what the cutter meets at its start belongs to the move that brought it.
+//   Where no move brought it (the program's start, M6, a G43/G49 change: the tool appears without
+//   moving), the cutter at the next move's start is checked too, for a feed as for a rapid.
 //   The depth is the largest erosion of the cutter that still meets (as for gouges).
 // The stock: every move is first checked against the initial stock, in parallel. The stock is then
 // followed as it is cut: the findings against it are judged again, in program order, on a height

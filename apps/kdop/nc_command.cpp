@@ -191,9 +191,7 @@ int run_nc(const NcArgs& args) {
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
   NcSetup machine = machine_setup(setup, tools);
-  // The state at program start: the setup's gauge point, and its tool unless --tool says.
-  machine.start = setup.start;
-  machine.initial_tool = initial_tool(args, setup, tools);
+  machine.initial_tool = initial_tool(args, setup, tools);  // the setup's unless --tool says
   const NcProgram program =
       read_gcode_program(args.program, machine, nc_limits(memory_budget(args.max_memory)));
   const double parse_s = std::chrono::duration<double>(Clock::now() - parse_start).count();

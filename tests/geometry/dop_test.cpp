@@ -11,10 +11,10 @@
 namespace kdop {
 namespace {
 
-// Outward rounding against std::nextafter on random doubles of every magnitude and sign, and on
-// the edges: zero, subnormals, values beyond the float range, exact floats.
-TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
+// Doubles to round: the edges (zeros, subnormals, values beyond the float range, exact floats)
+// and `count` random ones of every magnitude and sign, each with its neighbours just beside the
+// nearest float, where rounding to nearest decides.
+std::vector<double> rounding_cases(std::uint64_t seed, int count) {
   std::vector<double> values = {0.0,
                                 -0.0,
                                 1.0,
@@ -29,13 +29,25 @@ TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
                                 -1e39,
                                 3.4028234663852886e38,
                                 -3.4028234663852886e38,
+                                1e300,
+                                -1e300,
                                 std::numeric_limits<float>::denorm_min(),
                                 1.0 / 3};
-  std::uint64_t rng = 3;
-  for (int i = 0; i < 100000; ++i) {
-    const double m = 2 * next_uniform(rng) - 1;
-    values.push_back(std::ldexp(m, static_cast<int>(next_uniform(rng) * 300) - 150));
+  for (int i = 0; i < count; ++i) {
+    const double m = 2 * next_uniform(seed) - 1;
+    values.push_back(std::ldexp(m, static_cast<int>(next_uniform(seed) * 300) - 150));
+    const auto f = static_cast<float>(values.back());
+    values.push_back(std::nextafter(static_cast<double>(f), 0.0));
+    values.push_back(std::nextafter(static_cast<double>(f), 1e300));
   }
+  return values;
+}
+
+// Outward rounding against std::nextafter on random doubles of every magnitude and sign, and on
+// the edges: zero, subnormals, values beyond the float range, exact floats.
+TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> values = rounding_cases(3, 100000);
   for (double d : values) {
     const float below = float_below(d), above = float_above(d);
     ASSERT_LE(static_cast<double>(below), d) << d;
@@ -56,31 +68,7 @@ TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
 
 // The branch-free versions stay outside d, and within 2^-22 of |d| plus the floor of it.
 TEST(Dop, FastOutwardRoundingIsOutwardAndClose) {
-  std::vector<double> values = {0.0,
-                                -0.0,
-                                1.0,
-                                -1.0,
-                                1e-45,
-                                -1e-45,
-                                1e-39,
-                                -1e-39,
-                                1e39,
-                                -1e39,
-                                3.4028234663852886e38,
-                                -3.4028234663852886e38,
-                                1e300,
-                                -1e300,
-                                std::numeric_limits<float>::denorm_min(),
-                                1.0 / 3};
-  std::uint64_t rng = 5;
-  for (int i = 0; i < 200000; ++i) {
-    const double m = 2 * next_uniform(rng) - 1;
-    values.push_back(std::ldexp(m, static_cast<int>(next_uniform(rng) * 300) - 150));
-    // Just beside floats, where rounding to nearest decides.
-    const auto f = static_cast<float>(values.back());
-    values.push_back(std::nextafter(static_cast<double>(f), 0.0));
-    values.push_back(std::nextafter(static_cast<double>(f), 1e300));
-  }
+  const std::vector<double> values = rounding_cases(5, 200000);
   for (double d : values) {
     const float below = float_below_fast(d), above = float_above_fast(d);
     ASSERT_LE(static_cast<double>(below), d) << d;

@@ -62,13 +62,17 @@ std::string describe(const NcReport& r) {
   return out;
 }
 
-NcReport run(const std::string& body, const NcSetupFile& s = setup()) {
-  const ToolLibrary t = tools();
-  const std::string text = "G21 G90 G54\nT1 M6\nG43 H1\n" + body + "M30\n";
+// The program `text` read with the setup and tools, and checked (threads 0: all).
+NcReport check_program(const std::string& text, const NcSetupFile& s, const ToolLibrary& t,
+                       unsigned threads = 0) {
   const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, t));
   NcCheckOptions o;
-  o.threads = 2;
+  o.threads = threads;
   return *check_nc(s, t, program, o);
+}
+
+NcReport run(const std::string& body, const NcSetupFile& s = setup()) {
+  return check_program("G21 G90 G54\nT1 M6\nG43 H1\n" + body + "M30\n", s, tools(), 2);
 }
 
 TEST(NcCheck, HolderPassingTheClampByOneMicron) {
@@ -145,10 +149,7 @@ TEST(NcCheck, MissingToolLengthOffsetIsACollision) {
   const ToolLibrary t = tools();
   // No G43: the program's Z51 puts the gauge point there and the tip 80 lower, under the stock:
   // the shank goes through the stock and the part.
-  const NcProgram program = parse_gcode_program("G21 G90 G54\nT1 M6\nG0 X50 Y50\nG0 Z51\nM30\n",
-                                                "test.nc", machine_setup(s, t));
-  NcCheckOptions o;
-  const NcReport r = *check_nc(s, t, program, o);
+  const NcReport r = check_program("G21 G90 G54\nT1 M6\nG0 X50 Y50\nG0 Z51\nM30\n", s, t);
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings[0].line, 4u) << describe(r);
 }
@@ -244,10 +245,8 @@ TEST(NcCheck, RetractsIntoMaterialAreFound) {
   s.stock.box = {0, 0, -340, 100, 100, -330};
   ToolLibrary t = tools();
   t.tools[1].geometry.shank_diameter = 4;
-  const std::string text = "G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z45\nM30\n";
-  const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, t));
-  NcCheckOptions o;
-  const NcReport r = *check_nc(s, t, program, o);
+  const NcReport r =
+      check_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z45\nM30\n", s, t);
   ASSERT_EQ(r.findings.size(), 2u) << describe(r);
   for (const NcFinding& f : r.findings) {
     EXPECT_EQ(f.line, 6u) << describe(r);
@@ -284,9 +283,7 @@ TEST(NcCheck, RisesWithNoMoveBeforeThemAreCheckedFromTheirStart) {
   s.start = {50, 50, -285};
   s.initial_tool = 1;
   const ToolLibrary t = tools();
-  const NcProgram at_start =
-      parse_gcode_program("G21 G90 G54\nG43 H1\nG0 Z320\nM30\n", "test.nc", machine_setup(s, t));
-  const NcReport r = *check_nc(s, t, at_start, NcCheckOptions{});
+  const NcReport r = check_program("G21 G90 G54\nG43 H1\nG0 Z320\nM30\n", s, t);
   ASSERT_EQ(r.findings.size(), 2u) << describe(r);
   for (const NcFinding& f : r.findings) {
     EXPECT_EQ(f.line, 3u);
@@ -300,10 +297,8 @@ TEST(NcCheck, RisesWithNoMoveBeforeThemAreCheckedFromTheirStart) {
   const ToolLibrary two = tools_with_a_longer_one();
   NcSetupFile s2 = setup();
   s2.fixtures.clear();
-  const NcProgram change =
-      parse_gcode_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nT2 M6\nG0 Z320\nM30\n",
-                          "test.nc", machine_setup(s2, two));
-  const NcReport c = *check_nc(s2, two, change, NcCheckOptions{});
+  const NcReport c =
+      check_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nT2 M6\nG0 Z320\nM30\n", s2, two);
   ASSERT_EQ(c.findings.size(), 2u) << describe(c);
   for (const NcFinding& f : c.findings) {
     EXPECT_EQ(f.line, 6u);
@@ -312,16 +307,12 @@ TEST(NcCheck, RisesWithNoMoveBeforeThemAreCheckedFromTheirStart) {
   }
   // Its own offset (G43 H2) moves nothing: the tip is still in the stock (line 7). Changing 20
   // higher up leaves tool 2's tip 5 above the stock: clean.
-  const NcProgram offset = parse_gcode_program(
-      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nT2 M6\nG43 H2\nG0 Z320\nM30\n", "test.nc",
-      machine_setup(s2, two));
-  const NcReport still = *check_nc(s2, two, offset, NcCheckOptions{});
+  const NcReport still = check_program(
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nT2 M6\nG43 H2\nG0 Z320\nM30\n", s2, two);
   ASSERT_EQ(still.findings.size(), 2u) << describe(still);
   EXPECT_EQ(still.findings[0].line, 7u);
-  const NcProgram higher = parse_gcode_program(
-      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z75\nT2 M6\nG43 H2\nG0 Z320\nM30\n", "test.nc",
-      machine_setup(s2, two));
-  const NcReport o = *check_nc(s2, two, higher, NcCheckOptions{});
+  const NcReport o = check_program(
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z75\nT2 M6\nG43 H2\nG0 Z320\nM30\n", s2, two);
   EXPECT_TRUE(o.findings.empty()) << describe(o);
 }
 
@@ -332,13 +323,9 @@ TEST(NcCheck, FeedsWithNoMoveBeforeThemAreCheckedAtTheirStart) {
   const ToolLibrary two = tools_with_a_longer_one();
   NcSetupFile s = setup();
   s.fixtures.clear();
-  auto check = [&](const std::string& text, const NcSetupFile& setup_file) {
-    const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(setup_file, two));
-    return *check_nc(setup_file, two, program, NcCheckOptions{});
-  };
   const std::string change = "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z65\nT2 M6\n";
   for (const std::string feed : {"G1 X55 F100", "G1 Z66 F100", "G2 X60 I5 F100"}) {
-    const NcReport r = check(change + feed + "\nG0 Z320\nM30\n", s);
+    const NcReport r = check_program(change + feed + "\nG0 Z320\nM30\n", s, two);
     ASSERT_EQ(r.findings.size(), 1u) << feed << "\n" << describe(r);
     const NcFinding& f = r.findings[0];
     EXPECT_EQ(f.line, 6u) << feed;
@@ -349,14 +336,15 @@ TEST(NcCheck, FeedsWithNoMoveBeforeThemAreCheckedAtTheirStart) {
     EXPECT_NEAR(f.depth, 5, 1e-5) << feed;
   }
   // Tool 1 fed to the same place and on: clean.
-  const NcReport fed =
-      check("G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nG1 Z45 F100\nG1 X55\nG0 Z320\nM30\n", s);
+  const NcReport fed = check_program(
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50 Z55\nG1 Z45 F100\nG1 X55\nG0 Z320\nM30\n", s, two);
   EXPECT_TRUE(fed.findings.empty()) << describe(fed);
   // The program's first move, a feed, with tool 1's tip 5 in the stock at the start.
   NcSetupFile at_start = s;
   at_start.start = {50, 50, -275};
   at_start.initial_tool = 1;
-  const NcReport r = check("G21 G90 G54\nG43 H1\nG1 Z50 F100\nG0 Z320\nM30\n", at_start);
+  const NcReport r =
+      check_program("G21 G90 G54\nG43 H1\nG1 Z50 F100\nG0 Z320\nM30\n", at_start, two);
   ASSERT_EQ(r.findings.size(), 1u) << describe(r);
   EXPECT_EQ(r.findings[0].line, 3u);
   EXPECT_EQ(r.findings[0].object, "stock");
@@ -427,11 +415,7 @@ TEST(NcCheck, CompositeCutterMatchesTheSameCone) {
   const std::string text =
       "G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y50\nG0 Z52\nG1 Z39.5 F100\nG0 Z320\nM30\n";
   std::vector<NcReport> reports;
-  for (const ToolLibrary* t : {&cone, &composite}) {
-    const NcProgram program = parse_gcode_program(text, "test.nc", machine_setup(s, *t));
-    NcCheckOptions o;
-    reports.push_back(*check_nc(s, *t, program, o));
-  }
+  for (const ToolLibrary* t : {&cone, &composite}) reports.push_back(check_program(text, s, *t));
   ASSERT_EQ(reports[0].findings.size(), 1u) << describe(reports[0]);
   ASSERT_EQ(reports[1].findings.size(), 1u) << describe(reports[1]);
   for (const NcReport& r : reports) {
