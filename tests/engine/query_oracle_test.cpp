@@ -9,6 +9,7 @@
 
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
+#include "geometry/dop.hpp"
 #include "tests/support/scenes.hpp"
 
 namespace kdop {
@@ -305,11 +306,8 @@ TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
         object.add_triangle(v[0], v[1], v[2]);
       }
       const Pose pose = test::random_pose(rng, {-3, -3, -3}, {3, 3, 3});
-      for (int d = 0; d < 13; ++d) {
-        const int dirs[13][3] = {{1, 0, 0},  {0, 1, 0},   {0, 0, 1}, {1, 1, 1}, {1, -1, 1},
-                                 {1, 1, -1}, {1, -1, -1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1},
-                                 {1, -1, 0}, {1, 0, -1},  {0, 1, -1}};
-        const Vec3 n{double(dirs[d][0]), double(dirs[d][1]), double(dirs[d][2])};
+      for (int d = 0; d < DopShape<26>::slabs; ++d) {
+        const Vec3 n = to_vec3(DopShape<26>::directions()[d]);
         std::size_t best = 0;
         for (std::size_t i = 1; i < object.vertex_count(); ++i) {
           if (dot(n, corner(object, i)) > dot(n, corner(object, best))) best = i;

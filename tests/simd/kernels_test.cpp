@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "geometry/dop.hpp"
 #include "geometry/shapes.hpp"
 
 namespace kdop::simd {
@@ -210,19 +211,17 @@ void check_prefilter(Isa isa) {
   EXPECT_LT(survivors, tested - tested / 50);
 }
 
-// Directions with |n|_1 of 1, 2 and 3 as the k-DOPs have (the first `slabs` of 13), padding
-// lanes zero.
+// The first `slabs` of the 26-DOP's 13 directions (|n|_1 of 1, 2 and 3, as every k-DOP has),
+// padding lanes zero.
 template <int Lanes>
 SlabDirections<Lanes> directions(int slabs) {
-  const int d[13][3] = {{1, 0, 0},  {0, 1, 0},   {0, 0, 1}, {1, 1, 1}, {1, -1, 1},
-                        {1, 1, -1}, {1, -1, -1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1},
-                        {1, -1, 0}, {1, 0, -1},  {0, 1, -1}};
   SlabDirections<Lanes> out{};
   for (int j = 0; j < slabs; ++j) {
-    out.nx[j] = static_cast<float>(d[j][0]);
-    out.ny[j] = static_cast<float>(d[j][1]);
-    out.nz[j] = static_cast<float>(d[j][2]);
-    out.l1[j] = static_cast<float>(std::abs(d[j][0]) + std::abs(d[j][1]) + std::abs(d[j][2]));
+    const Direction n = DopShape<26>::directions()[j];
+    out.nx[j] = static_cast<float>(n.x);
+    out.ny[j] = static_cast<float>(n.y);
+    out.nz[j] = static_cast<float>(n.z);
+    out.l1[j] = static_cast<float>(std::abs(n.x) + std::abs(n.y) + std::abs(n.z));
   }
   return out;
 }
