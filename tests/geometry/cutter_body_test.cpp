@@ -10,13 +10,12 @@
 #include <vector>
 
 #include "geometry/shapes.hpp"
+#include "tests/support/meridian.hpp"
 
 namespace kdop {
 namespace {
 
-struct P2 {
-  double r, z;
-};
+using P2 = test::MeridianPoint;
 
 // The cross-section of the body's core (before rounding), counter-clockwise in (r, z): a large
 // square clipped by each of the body's half-planes (z >= z_lo, z <= z_hi, and |r| <= r_max and
@@ -48,29 +47,9 @@ std::vector<P2> section(const CutterBody& b) {
   return poly;
 }
 
-double segment_distance_2d(P2 p, P2 a, P2 b) {
-  const double dr = b.r - a.r, dz = b.z - a.z, len2 = dr * dr + dz * dz;
-  double t = len2 > 0 ? ((p.r - a.r) * dr + (p.z - a.z) * dz) / len2 : 0;
-  t = std::clamp(t, 0.0, 1.0);
-  return std::hypot(p.r - (a.r + t * dr), p.z - (a.z + t * dz));
-}
-
-// Signed distance to the polygon: negative inside (minus the depth).
-double signed_distance(const std::vector<P2>& poly, P2 p) {
-  double d = 1e300;
-  bool inside = true;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const P2 a = poly[i], b = poly[(i + 1) % poly.size()];
-    d = std::min(d, segment_distance_2d(p, a, b));
-    const double cross = (b.r - a.r) * (p.z - a.z) - (b.z - a.z) * (p.r - a.r);
-    if ((b.r != a.r || b.z != a.z) && cross < 0) inside = false;
-  }
-  return inside ? -d : d;
-}
-
 // How deep (r, z) lies inside the body (negative: its distance outside).
 double depth(const CutterBody& b, P2 p) {
-  return b.rounding - signed_distance(section(b), p);
+  return b.rounding - test::signed_distance(section(b), p);
 }
 
 std::vector<ToolParameters> tools() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "geometry/shapes.hpp"
+#include "tests/support/meridian.hpp"
 
 namespace kdop {
 namespace {
@@ -253,23 +254,9 @@ TEST(RevolvedSolid, BoundingBoxAndRadiusHoldTheSamples) {
 // Signed distance to a primitive: in its meridian plane, to the frustum's section mirrored about
 // the axis (a convex quadrilateral), less the rounding.
 double signed_distance(const RevolvedPrimitive& p, Vec3 x) {
-  const double r = std::hypot(x.x, x.y), z = x.z;
-  const double c[4][2] = {{p.r0, p.z0}, {p.r1, p.z1}, {-p.r1, p.z1}, {-p.r0, p.z0}};
-  double boundary = std::numeric_limits<double>::infinity();
-  int positive = 0, negative = 0;
-  for (int k = 0; k < 4; ++k) {
-    const double* a = c[k];
-    const double* b = c[(k + 1) % 4];
-    const double ex = b[0] - a[0], ez = b[1] - a[1], len2 = ex * ex + ez * ez;
-    const double t =
-        len2 > 0 ? std::clamp(((r - a[0]) * ex + (z - a[1]) * ez) / len2, 0.0, 1.0) : 0.0;
-    boundary = std::min(boundary, std::hypot(r - (a[0] + t * ex), z - (a[1] + t * ez)));
-    const double side = ex * (z - a[1]) - ez * (r - a[0]);
-    if (len2 > 0) (side > 0 ? positive : side < 0 ? negative : positive) += 1;
-  }
-  const double area = (p.z1 - p.z0) * (p.r0 + p.r1);
-  const bool inside = area > 0 && (positive == 0 || negative == 0);
-  return (inside ? -boundary : boundary) - p.rounding;
+  const std::vector<test::MeridianPoint> section{
+      {p.r0, p.z0}, {p.r1, p.z1}, {-p.r1, p.z1}, {-p.r0, p.z0}};
+  return test::signed_distance(section, {std::hypot(x.x, x.y), x.z}) - p.rounding;
 }
 
 // The eroded primitive holds exactly the points at least s inside the primitive.
