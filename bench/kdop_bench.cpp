@@ -34,6 +34,7 @@ struct Options {
   unsigned threads = 0;
   std::string tumble = "vertices", descent = "larger";
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
+  std::uint32_t env_leaf = 1;     // environment leaf size tau
   std::string out;
 };
 
@@ -98,6 +99,7 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     // The BV type's own defaults: split rule (Gottschalk's for obb and rss) and flying leaf size.
     base.environment.rule = base.object.rule = default_split_rule(*bv);
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
+    base.environment.leaf_size = o.env_leaf;
     entries.push_back(
         {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
   }
@@ -278,6 +280,9 @@ int main(int argc, char** argv) {
   app.add_option("--object-leaf", o.object_leaf,
                  "kdop: flying leaf size tau (0: 40 for k-DOPs, 8 for obb and rss)")
       ->capture_default_str();
+  app.add_option("--env-leaf", o.env_leaf, "kdop: environment leaf size tau")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
   app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
   CLI11_PARSE(app, argc, argv);
 
