@@ -289,8 +289,9 @@ int main(int argc, char** argv) {
   const unsigned threads = ParallelRunner(o.threads).threads();
   std::ostringstream report;
   report << "# kdop-bench\n\nkdop: --tumble " << o.tumble << " --descent " << o.descent
-         << " --object-leaf " << o.object_leaf << "; scale " << o.scale << ", seed " << o.seed
-         << ", " << o.repeat << " interleaved repetitions (medians), " << threads
+         << " --object-leaf " << o.object_leaf << " --env-leaf " << o.env_leaf << "; scale "
+         << o.scale << ", seed " << o.seed << ", " << o.repeat
+         << " interleaved repetitions (medians), " << threads
          << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
   std::uint64_t kdop_errors = 0;
   std::vector<std::string> reports;
