@@ -85,10 +85,11 @@ struct ToolModel {
   CutterBody body;
   CutterProfile profile;  // for the stock height field
   double max_depth = 0;   // an erosion by more leaves nothing
-  // The cutter eroded by delta (what enters material by more than delta: rapids) and by the
-  // tolerance (what gouges); nullopt when nothing is left.
-  std::optional<CutterBody> entering, gouging;
-  RevolvedSolid entering_solid, gouging_solid;  // as primitives (empty when nothing is left)
+  // The cutter eroded by delta (what enters material by more than delta: rapids; nullopt when
+  // nothing is left), and by the tolerance (what gouges), as primitives: empty when nothing is
+  // left, and an empty solid meets nothing.
+  std::optional<CutterBody> entering;
+  RevolvedSolid entering_solid, gouging_solid;
 };
 
 // The cutter body eroded by s as primitives; empty when nothing is left.
@@ -506,9 +507,8 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
     t.profile = make_cutter_profile(t.body);
     t.max_depth = t.body.r_max + t.body.rounding + (t.body.z_hi - t.body.z_lo) + 1;
     t.entering = eroded(t.body, options.delta);
-    t.gouging = eroded(t.body, tolerance);
     if (t.entering) t.entering_solid = to_solid(*t.entering);
-    if (t.gouging) t.gouging_solid = to_solid(*t.gouging);
+    t.gouging_solid = eroded_cutter(t.body, tolerance);
   }
 
   // One task per block of moves; each block's findings in move order.
@@ -625,7 +625,7 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
       }
     }
     // 3. Gouges (feeds): the cutter eroded by the tolerance still meeting the part.
-    if (part && !rapid && tool.gouging) {
+    if (part && !rapid) {
       const Meeting m = meet(tool.gouging_solid, *part, pieces, options.delta, sr);
       if (m.meets) {
         const double d = depth(cutter_eroded, *part, tolerance, tool.max_depth);
