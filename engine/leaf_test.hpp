@@ -171,6 +171,10 @@ struct PrefilterKeyCache {
   std::vector<std::uint32_t> slot, epoch;  // per entry; epoch 0: empty
   std::vector<std::uint8_t> whole;
   std::vector<simd::PrefilterTriangle> keys;
+  // The moved corners behind the last key filled with its corners only: a triangle that passes
+  // the leaf's DOP test asks for the rest of its key next, which needs them again.
+  MovedCorners last_moved;
+  std::uint32_t last_slot = 0, last_epoch = 0;
 
   // Sized on first use, then kept (the scratch's prepare calls it for every pose).
   void size_once() {
@@ -181,7 +185,10 @@ struct PrefilterKeyCache {
     keys.resize(entries);
   }
   // Every entry empty: when the owner's epochs start again (new hierarchies, or wrapped).
-  void forget() { std::fill(epoch.begin(), epoch.end(), 0); }
+  void forget() {
+    std::fill(epoch.begin(), epoch.end(), 0);
+    last_epoch = 0;
+  }
 };
 
 // The key of environment slot `es` (triangle `te`) for this pose, from the cache or computed into
@@ -194,7 +201,8 @@ const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_
   const std::uint32_t i = es & (PrefilterKeyCache::entries - 1);
   const bool present = cache.epoch[i] == epoch && cache.slot[i] == es;
   if (present && (cache.whole[i] || !whole)) return cache.keys[i];
-  const MovedCorners m = move_to_object_frame<Arch>(frame, te);
+  const bool kept = present && cache.last_slot == es && cache.last_epoch == epoch;
+  const MovedCorners m = kept ? cache.last_moved : move_to_object_frame<Arch>(frame, te);
   if (!present) {
     key_corners<Arch>(m, cache.keys[i]);
     cache.slot[i] = es;
@@ -204,6 +212,10 @@ const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_
   if (whole) {
     key_rest<Arch>(frame, m, cache.keys[i]);
     cache.whole[i] = 1;
+  } else {
+    cache.last_moved = m;
+    cache.last_slot = es;
+    cache.last_epoch = epoch;
   }
   return cache.keys[i];
 }

@@ -135,14 +135,17 @@ inline float float_above(double d) {
 // 2^-51 of it); rounding that to the nearest float moves it back by at most 2^-24 of it (or 2^-150
 // below FLT_MIN), which is less, so the float stays on the outer side of d. Beyond float's range
 // the result is the largest finite float (below) or the least (above) towards d, or the infinity
-// away from it.
+// away from it. The clamps are comparisons, not std::fmin / std::fmax, which GCC leaves as libm
+// calls (ten per prefilter key).
 inline float float_below_fast(double d) {
   const double v = (d - 0x1p-22 * std::fabs(d)) - kFloatUnderflowFloor;
-  return static_cast<float>(std::fmin(v, static_cast<double>(std::numeric_limits<float>::max())));
+  const double most = std::numeric_limits<float>::max();
+  return static_cast<float>(v < most ? v : most);  // std::fmin(v, most), NaN included, inline
 }
 inline float float_above_fast(double d) {
   const double v = (d + 0x1p-22 * std::fabs(d)) + kFloatUnderflowFloor;
-  return static_cast<float>(std::fmax(v, -static_cast<double>(std::numeric_limits<float>::max())));
+  const double least = -static_cast<double>(std::numeric_limits<float>::max());
+  return static_cast<float>(v > least ? v : least);  // std::fmax(v, least), NaN included, inline
 }
 
 // Bound on the rounding error of project() for a point whose |x|+|y|+|z| is at most l1:

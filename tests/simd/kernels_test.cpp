@@ -90,6 +90,25 @@ void check_tumble(Isa isa) {
     count.push_back(1 + static_cast<std::uint32_t>(next_uniform(rng) * 48));
     at += count.back();
   }
+  // Nodes whose projections are +0 and -0 mixed (slab 0 sums the coordinates, the last slab
+  // negates the sum, both with offset -0, which keeps the sign): which zero a minimum or maximum
+  // keeps depends on the order of the reduction, which every ISA must share with the scalar
+  // reference.
+  for (const int j : {0, Lanes - 1}) {
+    const float m = j == 0 ? 1.0f : -1.0f;
+    frame.mx[j] = frame.my[j] = frame.mz[j] = m;
+    frame.c[j] = -0.0f;
+  }
+  for (std::uint32_t i = 0, at = static_cast<std::uint32_t>(vx.size()); i < 64; ++i) {
+    const float v = i % 3 == 0 ? 1.0f : i % 3 == 1 ? -0.0f : 0.0f;
+    vx.push_back(v);
+    vy.push_back(v);
+    vz.push_back(v);
+    if (i < 56) {
+      first.push_back(at + i);
+      count.push_back(1 + i % 8);
+    }
+  }
   std::vector<float> expected(2 * Lanes * first.size()), actual(expected.size());
   ref.tumble_nodes(frame, vx.data(), vy.data(), vz.data(), first.data(), count.data(), first.size(),
                    expected.data());
