@@ -62,6 +62,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
     keys.forget();                                            // epochs start again
+    for (PrefilterKeyCache& c : task_keys) c.forget();
     epoch = 0;
     frontier_valid = false;
   }
@@ -78,13 +79,28 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     std::copy(env_root, env_root + floats, roots_seen.begin());
     std::copy(fly_root, fly_root + floats, roots_seen.begin() + floats);
   }
-  keys.size_once();
+  keys.size_once(PrefilterKeyCache::query_entries);
   if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp
     std::fill(tumble_stamp.begin(), tumble_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
     keys.forget();
+    for (PrefilterKeyCache& c : task_keys) c.forget();
     epoch = 1;
   }
+}
+
+template <int K>
+void DopQueryScratch<K>::prepare_task_keys() {
+  const unsigned slots = task_slots();
+  if (task_keys.size() < slots) task_keys.resize(slots);
+}
+
+template <int K>
+PrefilterKeyCache* DopQueryScratch<K>::task_key_cache() {
+  const unsigned slot = task_slot();
+  if (slot >= task_keys.size()) return nullptr;
+  task_keys[slot].size_once(task_key_entries);  // only this thread touches this slot's cache
+  return &task_keys[slot];
 }
 
 template struct DopQueryScratch<6>;

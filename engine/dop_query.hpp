@@ -47,6 +47,11 @@ struct DopQueryScratch {
   std::vector<float> tumbled;   // DopShape<K>::floats per flying node
   std::vector<std::uint32_t> tumble_stamp, slot_stamp;
   PrefilterKeyCache keys;  // environment triangles' keys, this pose (single traversals only)
+  // A split query's tasks share no cache: each thread running them keeps its own, by task_slot()
+  // (engine/parallel.hpp), made when it first runs one. A task covers a subtree, where a key's
+  // reuse is near, so these are smaller: a batch's scratches may each hold one per thread.
+  std::vector<PrefilterKeyCache> task_keys;
+  static constexpr std::uint32_t task_key_entries = 512;
   // Corner c of a slot at the pose (apply_pose): x in array c, y in 3 + c, z in 6 + c.
   StaggeredArrays<double> moved;
   // Hot start: the previous pose's cut of the environment hierarchy (traverse_trees' `settled`
@@ -68,6 +73,10 @@ struct DopQueryScratch {
   // the hot-start state when the hierarchies are not the previous pose's, and starts a new
   // pose. Defined in dop_query.cpp, compiled once.
   void prepare(const DopTree<K>& env, const FlyingDopTree<K>& fly);
+  // Before a split: room for a key cache for every thread that may run its tasks.
+  void prepare_task_keys();
+  // The calling thread's cache for a split task (made on first use), or null if it has none.
+  PrefilterKeyCache* task_key_cache();
   // The next pose does not follow the previous one (a new path or block): no hot start.
   void start_chain() {
     frontier_valid = false;
@@ -149,11 +158,11 @@ class DopTraversal {
   // Const: concurrent tasks share one traversal; everything a run changes is its own `result`
   // and stack, or a shared cache entry it has claimed.
   TraversalEnd run(NodePair* stack, std::uint32_t& size, std::uint64_t budget, QueryResult& result,
-                   bool record_frontier) const {
+                   bool record_frontier, PrefilterKeyCache* keys) const {
     auto overlap = [&](std::uint32_t e, std::uint32_t f) {
       return simd::slab_overlap<Arch, Shape::lanes>(env_.node_bounds(e), fly_bounds(f, result));
     };
-    auto leaf = [&](std::uint32_t e, std::uint32_t f) { return leaf_pairs(e, f, result); };
+    auto leaf = [&](std::uint32_t e, std::uint32_t f) { return leaf_pairs(e, f, result, keys); };
     // The cut, coarsened as it is recorded: two siblings both rejected become their parent
     // (rejected too), up the tree, so regions the object has left cost one test, not many.
     // Entries carry the rejected flag in their top bit.
@@ -188,6 +197,7 @@ class DopTraversal {
   }
 
   QueryMode mode() const { return options_.mode; }
+  PrefilterKeyCache* task_key_cache() const { return s_.task_key_cache(); }
 
  private:
   // Claims a cache entry for this pose: true if the caller must fill it (then publish()), false
@@ -245,25 +255,22 @@ class DopTraversal {
     return moved_triangle<Arch>(moved_.data(), fs);
   }
 
-  bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result) const {
+  // `keys`: the pose's key cache of this thread, or null (each key computed where it is needed).
+  bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result,
+                  PrefilterKeyCache* keys) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
     // The environment triangle, in the object's frame, against the flying leaf's own DOP.
     auto misses_leaf = [&](const simd::PrefilterTriangle& key) {
       return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
           kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin);
     };
-    // Concurrent tasks share no key cache: each computes its keys, once per triangle (its
-    // corners are asked for first, then the whole key).
-    simd::PrefilterTriangle own;
-    std::uint32_t own_slot = ~0u;
+    // Without a cache (a task on a thread outside the arena that split the query), each key is
+    // computed once per triangle here: its corners first, the rest if the corners pass.
+    UncachedKey own;
     auto key_of = [&](std::uint32_t es, const Triangle& te,
                       bool whole) -> const simd::PrefilterTriangle& {
-      if (!shared_) return cached_key<Arch>(s_.keys, s_.epoch, object_frame_, es, te, whole);
-      if (own_slot != es) {
-        own = object_frame_key<Arch>(object_frame_, te);
-        own_slot = es;
-      }
-      return own;
+      if (keys) return cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, whole);
+      return uncached_key<Arch>(own, object_frame_, es, te, whole);
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                 fly_.tree.topology, f, slots_, options_.mode, moved, key_of,
@@ -304,7 +311,8 @@ struct SplitTasks {
     std::uint32_t size = 1;
     stack[0] = t.buffers->entries()[i];
     QueryResult& r = t.buffers->result(i);
-    if (t.traversal->run(stack, size, t.budget, r, false) == TraversalEnd::paused) {
+    PrefilterKeyCache* keys = t.traversal->task_key_cache();
+    if (t.traversal->run(stack, size, t.budget, r, false, keys) == TraversalEnd::paused) {
       split_query(*t.traversal, stack, size, t.budget, t.stack_size, t.parallel, r);
     }
   }
@@ -372,8 +380,10 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   const std::uint64_t budget =
       options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
   DopTraversal<Arch, K> single(env, fly, pose, options, frame, object_frame, s, false);
-  const TraversalEnd end = single.run(s.stack.data(), size, budget, result, options.hot_start);
+  const TraversalEnd end =
+      single.run(s.stack.data(), size, budget, result, options.hot_start, &s.keys);
   if (end == TraversalEnd::paused) {
+    s.prepare_task_keys();
     DopTraversal<Arch, K> shared(env, fly, pose, options, frame, object_frame, s, true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,

@@ -167,8 +167,9 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
 // whose epoch it carries; its key is whole when `whole` says so, else only key_corners' part
 // (enough for the leaf's DOP test). Sized once (engine/dop_query.cpp, oriented_query.cpp).
 struct PrefilterKeyCache {
-  static constexpr std::uint32_t entries = 4096;
-  std::vector<std::uint32_t> slot, epoch;  // per entry; epoch 0: empty
+  static constexpr std::uint32_t query_entries = 4096;  // the size of a whole query's cache
+  std::uint32_t mask = 0;                               // entries - 1, entries a power of two
+  std::vector<std::uint32_t> slot, epoch;               // per entry; epoch 0: empty
   std::vector<std::uint8_t> whole;
   std::vector<simd::PrefilterTriangle> keys;
   // The moved corners behind the last key filled with its corners only: a triangle that passes
@@ -177,8 +178,9 @@ struct PrefilterKeyCache {
   std::uint32_t last_slot = 0, last_epoch = 0;
 
   // Sized on first use, then kept (the scratch's prepare calls it for every pose).
-  void size_once() {
+  void size_once(std::uint32_t entries) {
     if (!slot.empty()) return;
+    mask = entries - 1;
     slot.assign(entries, 0);
     epoch.assign(entries, 0);
     whole.assign(entries, 0);
@@ -198,7 +200,7 @@ template <class Arch>
 const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_t epoch,
                                           const ObjectFrame& frame, std::uint32_t es,
                                           const Triangle& te, bool whole = true) {
-  const std::uint32_t i = es & (PrefilterKeyCache::entries - 1);
+  const std::uint32_t i = es & cache.mask;
   const bool present = cache.epoch[i] == epoch && cache.slot[i] == es;
   if (present && (cache.whole[i] || !whole)) return cache.keys[i];
   const bool kept = present && cache.last_slot == es && cache.last_epoch == epoch;
@@ -218,6 +220,32 @@ const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_
     cache.last_epoch = epoch;
   }
   return cache.keys[i];
+}
+
+// One environment triangle's key at a time, without a cache, for concurrent tasks (they share
+// no PrefilterKeyCache): the corners when the triangle comes, the rest only if it passes the
+// leaf's DOP test, from the same moved corners.
+struct UncachedKey {
+  simd::PrefilterTriangle key;
+  MovedCorners moved;
+  std::uint32_t slot = ~0u;
+  bool whole = false;
+};
+
+template <class Arch>
+const simd::PrefilterTriangle& uncached_key(UncachedKey& k, const ObjectFrame& frame,
+                                            std::uint32_t es, const Triangle& te, bool whole) {
+  if (k.slot != es) {
+    k.moved = move_to_object_frame<Arch>(frame, te);
+    key_corners<Arch>(k.moved, k.key);
+    k.slot = es;
+    k.whole = false;
+  }
+  if (whole && !k.whole) {
+    key_rest<Arch>(frame, k.moved, k.key);
+    k.whole = true;
+  }
+  return k.key;
 }
 
 // The moved corners of flying slots, in the leaf triangles' layout (x of corner c in array c, y

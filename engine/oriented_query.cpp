@@ -20,7 +20,7 @@ void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
     keys.forget();                                            // epochs start again
     epoch = 0;
   }
-  keys.size_once();
+  keys.size_once(PrefilterKeyCache::query_entries);
   if (++epoch == 0) {  // wrapped: forget every stamp
     std::fill(place_stamp.begin(), place_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);

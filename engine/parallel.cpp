@@ -78,6 +78,15 @@ void ParallelRunner::run_indices(std::size_t count, void (*call)(void*, std::siz
   });
 }
 
+unsigned task_slot() {
+  const int slot = tbb::this_task_arena::current_thread_index();
+  return slot < 0 ? 0u : static_cast<unsigned>(slot);
+}
+
+unsigned task_slots() {
+  return static_cast<unsigned>(std::max(tbb::this_task_arena::max_concurrency(), 1));
+}
+
 unsigned ParallelRunner::worker_id() const {
   if (!arena_) return 0;
   const int slot = tbb::this_task_arena::current_thread_index();
@@ -125,6 +134,14 @@ bool parallel_backend_spawns_threads() {
 
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool) {
   for (std::size_t i = 0; i < count; ++i) task(context, i);
+}
+
+unsigned task_slot() {
+  return 0;
+}
+
+unsigned task_slots() {
+  return 1;
 }
 
 void run_ranges(std::size_t begin, std::size_t end, std::size_t grain,

@@ -23,6 +23,13 @@ namespace kdop {
 // the per-ISA query code reaches oneTBB only through this function (engine/isa/).
 void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* context, bool parallel);
 
+// The calling thread's slot among the threads that may run run_tasks' tasks (its slot in the
+// current oneTBB arena), in [0, task_slots()): a split query's tasks keep per-thread caches by it.
+// Both are asked on the thread that calls run_tasks, before the call; the std backend runs the
+// tasks inline, on slot 0 of 1.
+unsigned task_slot();
+unsigned task_slots();
+
 // True for the std::thread backend, which creates its threads on every run (so the batch
 // engine's no-allocation-after-warm-up guarantee is the oneTBB backend's).
 bool parallel_backend_spawns_threads();

@@ -392,12 +392,15 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
   const DopTree<18> tree = build_dop_tree<18>(outer, BuildConfig::environment_defaults());
   const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
   std::size_t heavy = 0;
+  // One scratch through every pose, mode and object: its caches (tumbled nodes, the tasks' key
+  // caches) must never answer for another pose.
+  DopQueryScratch<18> reused;
   for (const FlyingDopTree<18>* fly : {&fly_inner, &fly_touch, &fly_spiked}) {
     for (QueryMode mode :
          {QueryMode::first_contact, QueryMode::all_contacts, QueryMode::count_contacts}) {
       for (const Pose& pose : poses) {
         DopQueryScratch<18> s1, s2, s3;
-        QueryResult whole, split, split_parallel;
+        QueryResult whole, split, split_parallel, split_reused;
         query(
             tree, *fly, pose,
             QueryOptions{mode, TumbleMethod::vertices, DescentRule::larger_first, false, 0, false},
@@ -410,13 +413,19 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
             tree, *fly, pose,
             QueryOptions{mode, TumbleMethod::vertices, DescentRule::larger_first, false, 300, true},
             s3, split_parallel);
-        for (QueryResult* r : {&whole, &split, &split_parallel}) {
+        query(
+            tree, *fly, pose,
+            QueryOptions{mode, TumbleMethod::vertices, DescentRule::larger_first, false, 300, true},
+            reused, split_reused);
+        for (QueryResult* r : {&whole, &split, &split_parallel, &split_reused}) {
           if (mode == QueryMode::all_contacts) sort_contacts(r->pairs);
         }
         heavy += whole.stats.n_v > 300;  // it did split
         ASSERT_EQ(split.collides, whole.collides);
         ASSERT_EQ(split.pairs, whole.pairs);  // the first_contact witness too
         ASSERT_EQ(split_parallel.pairs, split.pairs);
+        ASSERT_EQ(split_reused.pairs, split.pairs);
+        ASSERT_EQ(split_reused.stats.n_p, split.stats.n_p);
         ASSERT_EQ(split_parallel.stats.n_v, split.stats.n_v);
         ASSERT_EQ(split_parallel.stats.n_u, split.stats.n_u);
         ASSERT_EQ(split_parallel.stats.n_p, split.stats.n_p);
