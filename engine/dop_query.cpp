@@ -91,7 +91,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
 
 template <int K>
 void DopQueryScratch<K>::prepare_task_keys() {
-  const unsigned slots = task_slots();
+  const unsigned slots = std::min(task_slots(), task_key_caches);
   if (task_keys.size() < slots) task_keys.resize(slots);
 }
 

@@ -49,9 +49,12 @@ struct DopQueryScratch {
   PrefilterKeyCache keys;  // environment triangles' keys, this pose (single traversals only)
   // A split query's tasks share no cache: each thread running them keeps its own, by task_slot()
   // (engine/parallel.hpp), made when it first runs one. A task covers a subtree, where a key's
-  // reuse is near, so these are smaller: a batch's scratches may each hold one per thread.
+  // reuse is near, so these are smaller (about 50 KB). Every scratch of a batch may hold some, so
+  // only the first task_key_caches slots get one, which bounds them per scratch (the others
+  // compute their keys uncached).
   std::vector<PrefilterKeyCache> task_keys;
   static constexpr std::uint32_t task_key_entries = 512;
+  static constexpr unsigned task_key_caches = 8;
   // Corner c of a slot at the pose (apply_pose): x in array c, y in 3 + c, z in 6 + c.
   StaggeredArrays<double> moved;
   // Hot start: the previous pose's cut of the environment hierarchy (traverse_trees' `settled`
@@ -264,8 +267,8 @@ class DopTraversal {
       return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
           kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin);
     };
-    // Without a cache (a task on a thread outside the arena that split the query), each key is
-    // computed once per triangle here: its corners first, the rest if the corners pass.
+    // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
+    // is computed once per triangle here: its corners first, the rest if the corners pass.
     UncachedKey own;
     auto key_of = [&](std::uint32_t es, const Triangle& te,
                       bool whole) -> const simd::PrefilterTriangle& {

@@ -166,7 +166,7 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
 // (a fifth of a torus-flight query with K = 26 before this cache). An entry is valid for the pose
 // whose epoch it carries; its key is whole when `whole` says so, else only key_corners' part
 // (enough for the leaf's DOP test). Sized once (engine/dop_query.cpp, oriented_query.cpp).
-struct PrefilterKeyCache {
+struct alignas(64) PrefilterKeyCache {  // a cache line of its own: one per thread in a split
   static constexpr std::uint32_t query_entries = 4096;  // the size of a whole query's cache
   std::uint32_t mask = 0;                               // entries - 1, entries a power of two
   std::vector<std::uint32_t> slot, epoch;               // per entry; epoch 0: empty

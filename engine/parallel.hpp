@@ -25,7 +25,7 @@ void run_tasks(std::size_t count, void (*task)(void*, std::size_t), void* contex
 
 // The calling thread's slot among the threads that may run run_tasks' tasks (its slot in the
 // current oneTBB arena), in [0, task_slots()): a split query's tasks keep per-thread caches by it.
-// Both are asked on the thread that calls run_tasks, before the call; the std backend runs the
+// task_slots() is asked before run_tasks, task_slot() inside each task; the std backend runs the
 // tasks inline, on slot 0 of 1.
 unsigned task_slot();
 unsigned task_slots();

@@ -392,10 +392,14 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
   const DopTree<18> tree = build_dop_tree<18>(outer, BuildConfig::environment_defaults());
   const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
   std::size_t heavy = 0;
-  // One scratch through every pose, mode and object: its caches (tumbled nodes, the tasks' key
-  // caches) must never answer for another pose.
+  // One scratch through every pose, mode and object, its epochs wrapping early on: its caches
+  // (tumbled nodes, the tasks' key caches) must never answer for another pose. Each object
+  // takes the poses in another order, so no epoch meets the same pose twice.
   DopQueryScratch<18> reused;
+  reused.prepare(tree, fly_inner);  // sized (which starts the epochs at 0), then moved near the end
+  reused.epoch = DopQueryScratch<18>::busy - 5;
   for (const FlyingDopTree<18>* fly : {&fly_inner, &fly_touch, &fly_spiked}) {
+    std::rotate(poses.begin(), poses.begin() + 5, poses.end());
     for (QueryMode mode :
          {QueryMode::first_contact, QueryMode::all_contacts, QueryMode::count_contacts}) {
       for (const Pose& pose : poses) {
@@ -439,6 +443,27 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
     }
   }
   EXPECT_GT(heavy, 12u);  // the touching copies at least
+  // Objects of different sizes in turn through one scratch: each switch starts the epochs again,
+  // so every query reuses the previous one's epoch, and nothing cached for it may answer.
+  DopQueryScratch<18> alternating;
+  for (const Pose& pose : poses) {
+    for (const FlyingDopTree<18>* fly : {&fly_spiked, &fly_touch}) {
+      const QueryOptions split_options{QueryMode::all_contacts,
+                                       TumbleMethod::vertices,
+                                       DescentRule::larger_first,
+                                       false,
+                                       300,
+                                       false};
+      DopQueryScratch<18> fresh;
+      QueryResult expected, actual;
+      query(tree, *fly, pose, split_options, fresh, expected);
+      query(tree, *fly, pose, split_options, alternating, actual);
+      sort_contacts(expected.pairs);
+      sort_contacts(actual.pairs);
+      ASSERT_EQ(actual.pairs, expected.pairs);
+      ASSERT_EQ(actual.stats.n_p, expected.stats.n_p);
+    }
+  }
   // And through the batch engine, 1 and 2 threads, identical.
   for (unsigned threads : {1u, 2u}) {
     BatchQuery batch(outer, {&touching}, split_batch_config(QueryMode::all_contacts, threads));

@@ -82,6 +82,15 @@ TEST(Dop, FastOutwardRoundingIsOutwardAndClose) {
   EXPECT_EQ(float_below_fast(1e300), std::numeric_limits<float>::max());
   EXPECT_EQ(float_above_fast(-1e300), -std::numeric_limits<float>::max());
   EXPECT_EQ(float_below_fast(-1e300), -std::numeric_limits<float>::infinity());
+  // As std::fmin / std::fmax with the clamp would: infinities pass or clamp, NaN gives the clamp.
+  const double inf = std::numeric_limits<double>::infinity();
+  const float most = std::numeric_limits<float>::max();
+  EXPECT_EQ(float_below_fast(inf), most);
+  EXPECT_EQ(float_below_fast(-inf), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(float_above_fast(inf), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(float_above_fast(-inf), -most);
+  EXPECT_EQ(float_below_fast(std::nan("")), most);
+  EXPECT_EQ(float_above_fast(std::nan("")), -most);
 }
 
 }  // namespace
