@@ -443,6 +443,29 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
     }
   }
   EXPECT_GT(heavy, 12u);  // the touching copies at least
+  // On more threads than there are task key caches, tasks that land on the slots past them (if
+  // oneTBB puts any there) compute their keys uncached: the same answers. The uncached keys
+  // themselves are checked in leaf_key_test.cpp.
+  ParallelRunner wide(2 * DopQueryScratch<18>::task_key_caches);
+  for (const Pose& pose : poses) {
+    DopQueryScratch<18> s_expected, s_wide;
+    QueryResult expected, actual;
+    query(tree, fly_touch, pose,
+          QueryOptions{QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first,
+                       false, 300, false},
+          s_expected, expected);
+    auto body = [&](std::size_t) {
+      query(tree, fly_touch, pose,
+            QueryOptions{QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first,
+                         false, 300, true},
+            s_wide, actual);
+    };
+    wide.for_each_index(1, body);
+    sort_contacts(expected.pairs);
+    sort_contacts(actual.pairs);
+    ASSERT_EQ(actual.pairs, expected.pairs);
+    ASSERT_EQ(actual.stats.n_p, expected.stats.n_p);
+  }
   // Objects of different sizes in turn through one scratch: each switch starts the epochs again,
   // so every query reuses the previous one's epoch, and nothing cached for it may answer.
   DopQueryScratch<18> alternating;
