@@ -61,8 +61,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     tumble_stamp.assign(nodes, 0);
     slot_stamp.assign(slots, 0);
     moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
-    keys.forget();                                            // epochs start again
-    for (PrefilterKeyCache& c : task_keys) c.forget();
+    forget_keys();                                            // epochs start again
     epoch = 0;
     frontier_valid = false;
   }
@@ -83,10 +82,15 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
   if (++epoch == busy) {  // wrapped (busy is the largest value): forget every stamp
     std::fill(tumble_stamp.begin(), tumble_stamp.end(), 0);
     std::fill(slot_stamp.begin(), slot_stamp.end(), 0);
-    keys.forget();
-    for (PrefilterKeyCache& c : task_keys) c.forget();
+    forget_keys();
     epoch = 1;
   }
+}
+
+template <int K>
+void DopQueryScratch<K>::forget_keys() {
+  keys.forget();
+  for (PrefilterKeyCache& c : task_keys) c.forget();
 }
 
 template <int K>

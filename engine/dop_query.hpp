@@ -80,6 +80,8 @@ struct DopQueryScratch {
   void prepare_task_keys();
   // The calling thread's cache for a split task (made on first use), or null if it has none.
   PrefilterKeyCache* task_key_cache();
+  // Every key cache empty (the query's and the tasks'): when the epochs start again.
+  void forget_keys();
   // The next pose does not follow the previous one (a new path or block): no hot start.
   void start_chain() {
     frontier_valid = false;

@@ -88,9 +88,7 @@ unsigned task_slots() {
 }
 
 unsigned ParallelRunner::worker_id() const {
-  if (!arena_) return 0;
-  const int slot = tbb::this_task_arena::current_thread_index();
-  return slot < 0 ? 0u : static_cast<unsigned>(slot);
+  return arena_ ? task_slot() : 0;
 }
 
 #else  // KDOP_PARALLEL_STD: plain threads, for ThreadSanitizer

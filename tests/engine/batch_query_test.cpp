@@ -443,48 +443,48 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
     }
   }
   EXPECT_GT(heavy, 12u);  // the touching copies at least
+  // A split query (all contacts) through `scratch`, on the calling thread or inside `runner`,
+  // answers as one through a fresh scratch.
+  auto expect_as_fresh = [&](const FlyingDopTree<18>& fly, const Pose& pose,
+                             DopQueryScratch<18>& scratch, ParallelRunner* runner) {
+    auto options = [](bool parallel) {
+      return QueryOptions{QueryMode::all_contacts,
+                          TumbleMethod::vertices,
+                          DescentRule::larger_first,
+                          false,
+                          300,
+                          parallel};
+    };
+    DopQueryScratch<18> fresh;
+    QueryResult expected, actual;
+    query(tree, fly, pose, options(false), fresh, expected);
+    auto body = [&](std::size_t) {
+      query(tree, fly, pose, options(runner != nullptr), scratch, actual);
+    };
+    if (runner != nullptr) {
+      runner->for_each_index(1, body);
+    } else {
+      body(0);
+    }
+    sort_contacts(expected.pairs);
+    sort_contacts(actual.pairs);
+    ASSERT_EQ(actual.pairs, expected.pairs);
+    ASSERT_EQ(actual.stats.n_p, expected.stats.n_p);
+  };
   // On more threads than there are task key caches, tasks that land on the slots past them (if
   // oneTBB puts any there) compute their keys uncached: the same answers. The uncached keys
   // themselves are checked in leaf_key_test.cpp.
   ParallelRunner wide(2 * DopQueryScratch<18>::task_key_caches);
   for (const Pose& pose : poses) {
-    DopQueryScratch<18> s_expected, s_wide;
-    QueryResult expected, actual;
-    query(tree, fly_touch, pose,
-          QueryOptions{QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first,
-                       false, 300, false},
-          s_expected, expected);
-    auto body = [&](std::size_t) {
-      query(tree, fly_touch, pose,
-            QueryOptions{QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first,
-                         false, 300, true},
-            s_wide, actual);
-    };
-    wide.for_each_index(1, body);
-    sort_contacts(expected.pairs);
-    sort_contacts(actual.pairs);
-    ASSERT_EQ(actual.pairs, expected.pairs);
-    ASSERT_EQ(actual.stats.n_p, expected.stats.n_p);
+    DopQueryScratch<18> s_wide;
+    expect_as_fresh(fly_touch, pose, s_wide, &wide);
   }
   // Objects of different sizes in turn through one scratch: each switch starts the epochs again,
   // so every query reuses the previous one's epoch, and nothing cached for it may answer.
   DopQueryScratch<18> alternating;
   for (const Pose& pose : poses) {
     for (const FlyingDopTree<18>* fly : {&fly_spiked, &fly_touch}) {
-      const QueryOptions split_options{QueryMode::all_contacts,
-                                       TumbleMethod::vertices,
-                                       DescentRule::larger_first,
-                                       false,
-                                       300,
-                                       false};
-      DopQueryScratch<18> fresh;
-      QueryResult expected, actual;
-      query(tree, *fly, pose, split_options, fresh, expected);
-      query(tree, *fly, pose, split_options, alternating, actual);
-      sort_contacts(expected.pairs);
-      sort_contacts(actual.pairs);
-      ASSERT_EQ(actual.pairs, expected.pairs);
-      ASSERT_EQ(actual.stats.n_p, expected.stats.n_p);
+      expect_as_fresh(*fly, pose, alternating, nullptr);
     }
   }
   // And through the batch engine, 1 and 2 threads, identical.
