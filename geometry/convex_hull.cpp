@@ -120,8 +120,20 @@ int cube_cell(double u, int grid) {
 
 }  // namespace
 
+int climb_grid(std::size_t vertices) {
+  int g = ClimbStarts::min_grid;
+  while (g < ClimbStarts::max_grid && 6 * std::size_t(g) * std::size_t(g) < vertices) g *= 2;
+  return g;
+}
+
+int climb_grid_of(std::size_t entries) {
+  for (int g = ClimbStarts::min_grid; g <= ClimbStarts::max_grid; g *= 2)
+    if (entries == 6 * std::size_t(g) * std::size_t(g)) return g;
+  return 0;
+}
+
 std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d) {
-  constexpr int g = ClimbStarts::grid;
+  const int g = starts.grid;
   const double c[3] = {d.x, d.y, d.z};
   int a = 0;
   if (std::fabs(c[1]) > std::fabs(c[a])) a = 1;
@@ -134,9 +146,10 @@ std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d) {
 }
 
 ClimbStarts climb_starts(const HullGraph& hull) {
-  constexpr int g = ClimbStarts::grid;
   ClimbStarts s;
-  s.vertex.resize(6 * g * g);
+  s.grid = climb_grid(hull.points.size());
+  const int g = s.grid;
+  s.vertex.resize(6 * std::size_t(g) * std::size_t(g));
   std::uint32_t previous = 0;
   for (int face = 0; face < 6; ++face) {
     const int a = face / 2;

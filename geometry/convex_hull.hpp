@@ -5,6 +5,7 @@
 // The hull comes from qhull (Debian libqhull-dev). Flat or degenerate point sets (all on a
 // plane or a line) have no 3D hull; then every point is kept and the search is exhaustive.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -39,11 +40,19 @@ std::optional<HullMeasure> convex_hull_measure(const std::vector<Vec3>& points);
 
 // Where to start hill-climbing for a direction: the extreme vertex of the nearest cell of a cube
 // map (6 faces x grid x grid directions), found once at build. A walk from there takes a few
-// steps whatever the pose, where a walk from a fixed vertex crosses the hull.
+// steps whatever the pose, where a walk from a fixed vertex crosses the hull. The grid grows with
+// the hull (8, 16 or 32: about as many cells as vertices, up to 6,144), so a large hull's walk
+// stays short too (docs/design-notes.md, "Exact root by hill-climbing").
 struct ClimbStarts {
-  static constexpr int grid = 8;
+  static constexpr int min_grid = 8, max_grid = 32;
+  int grid = min_grid;
   std::vector<std::uint32_t> vertex;  // 6 * grid * grid entries
 };
+
+// The grid for a hull of `vertices` points, and the grid of a table of `entries` (0 if no
+// allowed grid has that many).
+int climb_grid(std::size_t vertices);
+int climb_grid_of(std::size_t entries);
 
 ClimbStarts climb_starts(const HullGraph& hull);
 std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d);

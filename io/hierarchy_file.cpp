@@ -45,7 +45,6 @@ constexpr std::uint64_t kAlignment = 64;
 constexpr int kSections = 15;
 constexpr std::uint64_t kHeaderBytes = 448;
 constexpr std::uint64_t kChecksummedFrom = 24;
-constexpr std::uint32_t kClimbStarts = 6 * ClimbStarts::grid * ClimbStarts::grid;
 
 // Byte offsets of the header fields.
 enum Field : std::uint64_t {
@@ -492,7 +491,11 @@ Header Reader::header(HierarchyRole expected_role) const {
                              std::to_string(kExhaustiveAt) + ")");
     }
     if (h.hull_points == 0) fail(kHullPointsAt, "0 root hull points, expected at least 1");
-    count_is(kClimbStartsAt, h.climb_starts, kClimbStarts, "climb starts");
+    if (climb_grid_of(h.climb_starts) == 0) {
+      fail(kClimbStartsAt, std::to_string(h.climb_starts) +
+                               " climb starts, expected 384, 1536 or 6144 (a cube map of 8, 16 "
+                               "or 32 cells a side)");
+    }
   } else {
     count_is(kVerticesAt, h.vertices, 0, "DOP vertices in an env hierarchy");
     count_is(kHullPointsAt, h.hull_points, 0, "root hull points in an env hierarchy");
@@ -808,6 +811,7 @@ ObjectFile load_dop_object(const Reader& r, const Header& h) {
   r.copy(h, kHullFirstEdge, f.root_hull.first_edge);
   r.copy(h, kHullEdges, f.root_hull.edges);
   r.copy(h, kClimbStartsSection, f.root_starts.vertex);
+  f.root_starts.grid = climb_grid_of(f.root_starts.vertex.size());  // checked with the header
   f.root_hull.exhaustive = h.exhaustive;
   const std::array<double, 9>& d = h.doubles;
   f.vertex_error = d[0];

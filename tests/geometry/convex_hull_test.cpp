@@ -49,5 +49,52 @@ TEST(ConvexHull, FlatAndTinySetsAreSearchedExhaustively) {
   check_cloud({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {4, 4, 4}}, rng, true);
 }
 
+// Points on the unit sphere: every one is a hull vertex.
+std::vector<Vec3> sphere_cloud(int n, std::uint64_t& rng) {
+  std::vector<Vec3> pts;
+  while (static_cast<int>(pts.size()) < n) {
+    const Vec3 p{2 * next_uniform(rng) - 1, 2 * next_uniform(rng) - 1, 2 * next_uniform(rng) - 1};
+    const double len = std::sqrt(dot(p, p));
+    if (len > 0.1 && len < 1) pts.push_back({p.x / len, p.y / len, p.z / len});
+  }
+  return pts;
+}
+
+TEST(ConvexHull, ClimbStartsGrowWithTheHullAndHoldEachCellsExtreme) {
+  std::uint64_t rng = 10;
+  for (const auto& [points, grid] : {std::pair{100, 8}, {1000, 16}, {5000, 32}, {40000, 32}}) {
+    SCOPED_TRACE(points);
+    const HullGraph h = convex_hull_graph(sphere_cloud(points, rng));
+    const ClimbStarts s = climb_starts(h);
+    EXPECT_EQ(s.grid, grid);
+    ASSERT_EQ(s.vertex.size(), 6u * grid * grid);
+    EXPECT_EQ(climb_grid_of(s.vertex.size()), grid);
+    // Each entry is the extreme vertex of its cell's centre direction (face x, cell 1 on the
+    // first axis after x, cell 2 on the second).
+    for (int face = 0; face < 6; ++face) {
+      for (int iu = 0; iu < grid; iu += 3) {
+        for (int iv = 0; iv < grid; iv += 5) {
+          double c[3];
+          const int a = face / 2;
+          c[a] = face % 2 ? -1.0 : 1.0;
+          c[(a + 1) % 3] = (iu + 0.5) / grid * 2 - 1;
+          c[(a + 2) % 3] = (iv + 0.5) / grid * 2 - 1;
+          const Vec3 d{c[0], c[1], c[2]};
+          const std::uint32_t v = s.vertex[(face * grid + iu) * grid + iv];
+          EXPECT_EQ(dot(d, h.points[v]), brute_max(h.points, d));
+          EXPECT_EQ(climb_start(s, d), v);
+        }
+      }
+    }
+    // A walk from the start of any direction ends at the extreme.
+    for (int trial = 0; trial < 200; ++trial) {
+      const Vec3 d{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5};
+      EXPECT_EQ(dot(d, h.points[hill_climb(h, d, climb_start(s, d))]), brute_max(h.points, d));
+    }
+  }
+  EXPECT_EQ(climb_grid_of(385), 0);
+  EXPECT_EQ(climb_grid_of(6 * 64 * 64), 0);
+}
+
 }  // namespace
 }  // namespace kdop

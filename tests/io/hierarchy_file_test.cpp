@@ -35,7 +35,7 @@ using ::testing::HasSubstr;
 
 // Header offsets of io/hierarchy_file.hpp's table that the tests poke at.
 constexpr std::size_t kVersionAt = 8, kByteOrderAt = 12, kChecksumAt = 16, kKAt = 32, kRoleAt = 34,
-                      kNodesAt = 48, kTrianglesAt = 52, kSectionTableAt = 152;
+                      kNodesAt = 48, kTrianglesAt = 52, kClimbStartsAt = 72, kSectionTableAt = 152;
 
 Mesh env_mesh() {
   return make_torus({0, 0, 0}, 3.0, 1.0, 16, 8, 0.15);  // 256 triangles
@@ -90,6 +90,7 @@ void expect_same(const FlyingDopTree<K>& a, const FlyingDopTree<K>& b) {
   EXPECT_EQ(a.root_hull.outside_bound, b.root_hull.outside_bound);
   EXPECT_EQ(a.root_hull.exhaustive, b.root_hull.exhaustive);
   expect_same_bytes(a.root_starts.vertex, b.root_starts.vertex, "climb starts");
+  EXPECT_EQ(a.root_starts.grid, b.root_starts.grid);
 }
 
 void expect_same(const BuildConfig& a, const BuildConfig& b) {
@@ -143,6 +144,18 @@ TYPED_TEST(HierarchyFileRoundTrip, ObjectLoadsAsBuilt) {
     expect_same(config, loaded.config);
     EXPECT_EQ(bytes, format_hierarchy_file(loaded.hierarchy, loaded.config));
   }
+}
+
+// A large hull gets a finer cube map of climb starts (geometry/convex_hull.hpp); the file keeps it.
+TEST(HierarchyFileRoundTripGrid, LargeHullKeepsItsFinerClimbStarts) {
+  const Mesh sphere = make_sphere({0.1, 0.2, 0.3}, 2.0, 80, 40);  // 3,122 hull vertices
+  const FlyingDopTree<14> built = build_flying_dop_tree<14>(sphere, BuildConfig::object_defaults());
+  EXPECT_EQ(built.root_starts.grid, 32);
+  const std::string bytes =
+      format_hierarchy_file(ObjectHierarchy{built}, BuildConfig::object_defaults());
+  const ObjectFile loaded = parse_object_file(bytes, "object.kdop");
+  ASSERT_TRUE(std::holds_alternative<FlyingDopTree<14>>(loaded.hierarchy));
+  expect_same(built, std::get<FlyingDopTree<14>>(loaded.hierarchy));
 }
 
 TYPED_TEST(HierarchyFileRoundTrip, FlatObjectKeepsItsExhaustiveHull) {
@@ -294,6 +307,10 @@ std::string env_error(const std::string& bytes) {
   return io_error_of([&] { parse_environment_file(bytes, "env.kdop"); });
 }
 
+std::string object_error(const std::string& bytes) {
+  return io_error_of([&] { parse_object_file(bytes, "object.kdop"); });
+}
+
 TEST(HierarchyFileErrors, EveryTruncationIsAnError) {
   for (const bool object : {false, true}) {
     const std::string full = object ? small_object_file() : small_env_file();
@@ -317,6 +334,13 @@ TEST(HierarchyFileErrors, EmptyFileAndWrongMagic) {
   bytes[1] = 'X';
   EXPECT_THAT(env_error(bytes), HasSubstr("byte 0: not a kdop hierarchy file: expected magic"));
   EXPECT_THAT(env_error("solid cube\nfacet normal 0 0 1\n"), HasSubstr("not a kdop hierarchy"));
+}
+
+TEST(HierarchyFileErrors, ClimbStartsNotACubeMap) {
+  std::string bytes = small_object_file();
+  poke(bytes, kClimbStartsAt, std::uint32_t{385});
+  EXPECT_THAT(object_error(bytes),
+              HasSubstr("byte 72: 385 climb starts, expected 384, 1536 or 6144"));
 }
 
 TEST(HierarchyFileErrors, WrongVersion) {
