@@ -9,8 +9,8 @@
 // the command to rerun it) and makes the exit status 1.
 //
 //   kdop-soak [--poses 1000000] [--seed 1] [--fcl-every 25] [--reproducers DIR] [-q]
-#include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -14,8 +14,8 @@ bool check(kdop::CollisionPair& pair, const kdop::Mesh& env, const kdop::Mesh& o
            const kdop::Pose& pose, bool expected, const char* name) {
   const kdop::QueryResult result = pair.query(pose, kdop::QueryMode::all_contacts);
   const auto oracle = kdop::brute_force_contacts(env, object, pose);
-  const bool ok = result.collides == expected && result.collides == !oracle.empty() &&
-                  result.pairs == oracle;
+  const bool ok =
+      result.collides == expected && result.collides == !oracle.empty() && result.pairs == oracle;
   std::printf("%s: collides=%d pairs=%zu oracle=%zu node_pairs=%llu %s\n", name,
               result.collides ? 1 : 0, result.pairs.size(), oracle.size(),
               static_cast<unsigned long long>(result.stats.n_v), ok ? "ok" : "MISMATCH");
