@@ -147,7 +147,9 @@ std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d) {
 
 ClimbStarts climb_starts(const HullGraph& hull) {
   ClimbStarts s;
-  s.grid = climb_grid(hull.points.size());
+  // An exhaustive hull (flat or tiny) is scanned whole by every climb, here as in a query: the
+  // smallest map then, or a large flat object's build would scan it 6,144 times.
+  s.grid = hull.exhaustive ? ClimbStarts::min_grid : climb_grid(hull.points.size());
   const int g = s.grid;
   s.vertex.resize(6 * std::size_t(g) * std::size_t(g));
   std::uint32_t previous = 0;

@@ -92,6 +92,12 @@ TEST(ConvexHull, ClimbStartsGrowWithTheHullAndHoldEachCellsExtreme) {
       EXPECT_EQ(dot(d, h.points[hill_climb(h, d, climb_start(s, d))]), brute_max(h.points, d));
     }
   }
+  // A flat cloud's hull is searched exhaustively, so its map stays the smallest.
+  std::vector<Vec3> flat;
+  for (int i = 0; i < 5000; ++i) flat.push_back({next_uniform(rng), next_uniform(rng), 1.0});
+  const HullGraph flat_hull = convex_hull_graph(flat);
+  ASSERT_TRUE(flat_hull.exhaustive);
+  EXPECT_EQ(climb_starts(flat_hull).grid, ClimbStarts::min_grid);
   EXPECT_EQ(climb_grid_of(385), 0);
   EXPECT_EQ(climb_grid_of(6 * 64 * 64), 0);
 }
