@@ -492,9 +492,16 @@ Header Reader::header(HierarchyRole expected_role) const {
     }
     if (h.hull_points == 0) fail(kHullPointsAt, "0 root hull points, expected at least 1");
     if (climb_grid_of(h.climb_starts) == 0) {
-      fail(kClimbStartsAt, std::to_string(h.climb_starts) +
-                               " climb starts, expected 384, 1536 or 6144 (a cube map of 8, 16 "
-                               "or 32 cells a side)");
+      // The sizes of the allowed cube maps (geometry/convex_hull.hpp), listed from the grids.
+      std::string sizes, sides;
+      for (int g = ClimbStarts::min_grid; g <= ClimbStarts::max_grid; g *= 2) {
+        const bool last = g == ClimbStarts::max_grid;
+        const char* joint = sizes.empty() ? "" : last ? " or " : ", ";
+        sizes += joint + std::to_string(6 * g * g);
+        sides += joint + std::to_string(g);
+      }
+      fail(kClimbStartsAt, std::to_string(h.climb_starts) + " climb starts, expected " + sizes +
+                               " (a cube map of " + sides + " cells a side)");
     }
   } else {
     count_is(kVerticesAt, h.vertices, 0, "DOP vertices in an env hierarchy");
