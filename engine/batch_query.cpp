@@ -145,7 +145,8 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
   using Clock = std::chrono::steady_clock;
   const QueryMode mode = config.mode;
   const QueryOptions options{config.mode,      config.tumble,          config.descent,
-                             config.hot_start, config.split_threshold, runner.threads() > 1};
+                             config.hot_start, config.split_threshold, runner.threads() > 1,
+                             config.leaf_slabs};
   const std::size_t n = poses.size();
   for (const PoseTask& p : poses) {
     if (p.object >= b.objects.size()) {

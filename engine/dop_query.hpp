@@ -265,9 +265,13 @@ class DopTraversal {
                   PrefilterKeyCache* keys) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
     // The environment triangle, in the object's frame, against the flying leaf's own DOP.
+    // Then against the leaf's plate along its mean normal (builders/leaf_slab.hpp).
     auto misses_leaf = [&](const simd::PrefilterTriangle& key) {
       return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
-          kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin);
+                 kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z,
+                 key.slab_margin) ||
+             (options_.leaf_slabs &&
+              triangle_misses_slab(fly_.slabs.node(f), key.x, key.y, key.z, key.slab_margin));
     };
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
     // is computed once per triangle here: its corners first, the rest if the corners pass.

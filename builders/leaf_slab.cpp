@@ -1,0 +1,56 @@
+#include "builders/leaf_slab.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "geometry/dop.hpp"
+
+namespace kdop {
+
+LeafSlabs leaf_slabs(const TreeTopology& topology, const LeafTriangles& t) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const std::uint32_t nodes = topology.node_count();
+  LeafSlabs s;
+  s.values.assign(std::size_t{nodes} * LeafSlabs::stride, 0.0f);
+  for (std::uint32_t n = 0; n < nodes; ++n) {
+    float* v = s.values.data() + std::size_t{n} * LeafSlabs::stride;
+    v[4] = -inf;
+    v[5] = inf;
+    if (!topology.is_leaf(n)) continue;
+    const std::uint32_t first = topology.child_or_first[n], count = topology.leaf_count[n];
+    // The area-weighted mean normal: for a patch of a smooth surface, the thinnest direction.
+    Vec3 sum{0, 0, 0};
+    for (std::uint32_t i = first; i < first + count; ++i) {
+      const Triangle tri = t.triangle(i);
+      sum = sum + cross(tri.p1 - tri.p0, tri.p2 - tri.p0);
+    }
+    const double len = std::sqrt(dot(sum, sum));
+    if (!(len > 0) || !std::isfinite(len)) continue;
+    // Any direction gives a valid slab; the float direction is taken as exact from here on.
+    const float nx = static_cast<float>(sum.x / len), ny = static_cast<float>(sum.y / len),
+                nz = static_cast<float>(sum.z / len);
+    const double l1 = std::fabs(double{nx}) + std::fabs(double{ny}) + std::fabs(double{nz});
+    double lo = INFINITY, hi = -INFINITY, extent = 0;
+    for (std::uint32_t i = first; i < first + count; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        const double px = t.x(c)[i], py = t.y(c)[i], pz = t.z(c)[i];
+        const double d = (double{nx} * px + double{ny} * py) + double{nz} * pz;
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+        extent = std::fmax(extent, std::fmax(std::fabs(px), std::fmax(std::fabs(py), std::fabs(pz))));
+      }
+    }
+    // Each projection is off by at most 3 roundings of values up to l1 * extent.
+    const double err = 0x1p-50 * l1 * extent;
+    if (!std::isfinite(lo - err) || !std::isfinite(hi + err)) continue;
+    v[0] = nx;
+    v[1] = ny;
+    v[2] = nz;
+    v[3] = float_above(l1);
+    v[4] = float_below(lo - err);
+    v[5] = float_above(hi + err);
+  }
+  return s;
+}
+
+}  // namespace kdop

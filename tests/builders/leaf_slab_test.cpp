@@ -1,0 +1,80 @@
+#include "builders/leaf_slab.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "builders/dop_tree.hpp"
+#include "tests/support/scenes.hpp"
+
+namespace kdop {
+namespace {
+
+// Every corner of a leaf lies on its plate: its projection, in long double (far finer than the
+// 2^-50 the builder allows for), within [lo, hi]; inner nodes never reject.
+void expect_plates_hold_their_corners(const FlyingDopTree<18>& f, int& thin, int& leaves) {
+  const TreeTopology& topo = f.tree.topology;
+  const LeafTriangles& t = f.tree.triangles;
+  for (std::uint32_t n = 0; n < topo.node_count(); ++n) {
+    const float* s = f.slabs.node(n);
+    if (!topo.is_leaf(n)) {
+      EXPECT_EQ(s[4], -std::numeric_limits<float>::infinity()) << "node " << n;
+      EXPECT_EQ(s[5], std::numeric_limits<float>::infinity()) << "node " << n;
+      continue;
+    }
+    ++leaves;
+    EXPECT_GE(double{s[3]}, std::fabs(double{s[0]}) + std::fabs(double{s[1]}) +
+                                std::fabs(double{s[2]}));  // exact in double
+    const std::uint32_t first = topo.child_or_first[n];
+    for (std::uint32_t i = first; i < first + topo.leaf_count[n]; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        const long double d = static_cast<long double>(s[0]) * t.x(c)[i] +
+                              static_cast<long double>(s[1]) * t.y(c)[i] +
+                              static_cast<long double>(s[2]) * t.z(c)[i];
+        ASSERT_GE(d, static_cast<long double>(s[4])) << "node " << n << " slot " << i;
+        ASSERT_LE(d, static_cast<long double>(s[5])) << "node " << n << " slot " << i;
+      }
+    }
+    // On a smooth surface the plate is much thinner than the leaf's DOP is wide.
+    const float* b = f.tree.node_bounds(n);
+    float narrowest = std::numeric_limits<float>::infinity();
+    for (int j = 0; j < 3; ++j) narrowest = std::fmin(narrowest, b[DopShape<18>::lanes + j] - b[j]);
+    if (s[5] - s[4] < 0.25f * narrowest) ++thin;
+  }
+}
+
+TEST(LeafSlab, PlatesHoldEveryCornerOfTheirLeaf) {
+  std::uint64_t rng = 5;
+  Mesh m = make_torus({100, -50, 3}, 1, 0.3, 48, 24, 0.0);
+  test::add_degenerate_and_duplicates(m, rng, 30);
+  append_mesh(m, test::make_grid_plate(3, 0.5));  // flat parts: plates of zero thickness
+  int thin = 0, leaves = 0;
+  for (std::uint32_t tau : {1u, 8u, 40u}) {
+    const FlyingDopTree<18> f =
+        build_flying_dop_tree<18>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, tau});
+    expect_plates_hold_their_corners(f, thin, leaves);
+  }
+  EXPECT_GT(thin, leaves / 2);
+}
+
+TEST(LeafSlab, TriangleBeyondThePlateIsRejectedAndOneOnItIsNot) {
+  // A plate z in [1, 2] along (0, 0, 1).
+  const float slab[LeafSlabs::stride] = {0, 0, 1, 1, 1, 2, 0, 0};
+  const float x[3] = {-5, 5, 0}, y[3] = {0, 1, 7};
+  const float above[3] = {2.5f, 3, 2.25f}, touching[3] = {2, 3, 4}, across[3] = {0, 3, 1};
+  EXPECT_TRUE(triangle_misses_slab(slab, x, y, above, 0.0f));
+  EXPECT_TRUE(triangle_misses_slab(slab, x, y, above, 0.2f));
+  EXPECT_FALSE(triangle_misses_slab(slab, x, y, above, 0.3f));  // within the margin
+  EXPECT_FALSE(triangle_misses_slab(slab, x, y, touching, 0.0f));
+  EXPECT_FALSE(triangle_misses_slab(slab, x, y, across, 0.0f));
+  const float below[3] = {0.5f, -3, 0.75f};
+  EXPECT_TRUE(triangle_misses_slab(slab, x, y, below, 0.0f));
+  // A leaf without a plate never rejects.
+  const float none[LeafSlabs::stride] = {0, 0, 0, 0, -std::numeric_limits<float>::infinity(),
+                                         std::numeric_limits<float>::infinity(), 0, 0};
+  EXPECT_FALSE(triangle_misses_slab(none, x, y, above, 0.0f));
+}
+
+}  // namespace
+}  // namespace kdop
