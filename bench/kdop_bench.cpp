@@ -35,7 +35,7 @@ struct Options {
   std::string tumble = "vertices", descent = "larger";
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
   std::uint32_t env_leaf = 1;     // environment leaf size tau
-  bool no_leaf_slabs = false;
+  bool no_plates = false;
   std::string out;
 };
 
@@ -101,7 +101,7 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.environment.rule = base.object.rule = default_split_rule(*bv);
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
     base.environment.leaf_size = o.env_leaf;
-    base.leaf_slabs = !o.no_leaf_slabs;
+    base.plates = !o.no_plates;
     entries.push_back(
         {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
   }
@@ -285,8 +285,8 @@ int main(int argc, char** argv) {
   app.add_option("--env-leaf", o.env_leaf, "kdop: environment leaf size tau")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));
-  app.add_flag("--no-leaf-slabs", o.no_leaf_slabs,
-               "kdop: no test against each flying leaf's mean-normal plate (for comparison)");
+  app.add_flag("--no-plates", o.no_plates,
+               "kdop: no tests against the flying nodes' mean-normal plates (for comparison)");
   app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
   CLI11_PARSE(app, argc, argv);
 

@@ -185,7 +185,7 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
   f.vy = std::move(vy);
   f.vz = std::move(vz);
   f.floats = leaf_floats(f.tree.triangles);
-  f.slabs = leaf_slabs(f.tree.topology, f.tree.triangles);
+  f.plates = node_plates(f.tree.topology, f.tree.triangles);
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const float* b = f.tree.node_bounds(n);
     for (int j = 0; j < Shape::slabs; ++j) {

@@ -17,8 +17,8 @@
 #include "builders/build_config.hpp"
 #include "builders/bv_tag.hpp"
 #include "builders/leaf_floats.hpp"
-#include "builders/leaf_slab.hpp"
 #include "builders/leaf_triangles.hpp"
+#include "builders/node_plate.hpp"
 #include "builders/tree_topology.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/dop.hpp"
@@ -55,7 +55,7 @@ struct FlyingDopTree {
   double vertex_error = 0;
   double vertex_extent = 0;
   LeafFloats floats;         // the leaf triangles' float copies for the prefilter
-  LeafSlabs slabs;           // each leaf's plate along its mean normal (builders/leaf_slab.hpp)
+  NodePlates plates;         // each node's plate along its mean normal (builders/node_plate.hpp)
   double corner_radius = 0;  // largest |p| over the object's corners (object frame), rounded up
   double bound_extent = 0;   // largest |lo| or |hi| over every node's float DOP
   // A sphere around every corner (object frame): the query's first, cheapest test.
@@ -79,7 +79,7 @@ std::size_t memory_bytes(const FlyingDopTree<K>& f) {
   return memory_bytes(f.tree) + array_bytes(f.vertex_first) + array_bytes(f.vx) +
          array_bytes(f.vy) + array_bytes(f.vz) + array_bytes(f.root_hull.points) +
          array_bytes(f.root_hull.first_edge) + array_bytes(f.root_hull.edges) +
-         array_bytes(f.root_starts.vertex) + f.floats.arrays.bytes() + f.slabs.bytes();
+         array_bytes(f.root_starts.vertex) + f.floats.arrays.bytes() + f.plates.bytes();
 }
 
 // Throws std::invalid_argument for an empty or invalid mesh (see build_topdown).

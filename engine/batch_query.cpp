@@ -146,7 +146,7 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
   const QueryMode mode = config.mode;
   const QueryOptions options{config.mode,      config.tumble,          config.descent,
                              config.hot_start, config.split_threshold, runner.threads() > 1,
-                             config.leaf_slabs};
+                             config.plates};
   const std::size_t n = poses.size();
   for (const PoseTask& p : poses) {
     if (p.object >= b.objects.size()) {

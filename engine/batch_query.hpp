@@ -36,10 +36,10 @@ struct BatchConfig {
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
   std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
-  bool leaf_slabs = true;  // k-DOP objects: the leaf plate test (QueryOptions::leaf_slabs)
-  std::optional<simd::Isa> isa;          // default: simd::select_isa() (the best, or KDOP_ISA)
-  unsigned threads = 0;                  // 0: every hardware thread
-  std::uint32_t block_size = 64;         // most poses per task (fewer: a chunk has >= 32 tasks)
+  bool plates = true;             // k-DOP objects: the node plate tests (QueryOptions::plates)
+  std::optional<simd::Isa> isa;   // default: simd::select_isa() (the best, or KDOP_ISA)
+  unsigned threads = 0;           // 0: every hardware thread
+  std::uint32_t block_size = 64;  // most poses per task (fewer: a chunk has >= 32 tasks)
   // Clearance queries instead of collision queries (k-DOP types only): a pose "collides" when a
   // triangle pair is at most this far apart (touching, exactly, at 0); the pairs are those pairs,
   // first_contact's witness the nearest pair, and every pose gets its least distance

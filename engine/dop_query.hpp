@@ -164,8 +164,15 @@ class DopTraversal {
   // and stack, or a shared cache entry it has claimed.
   TraversalEnd run(NodePair* stack, std::uint32_t& size, std::uint64_t budget, QueryResult& result,
                    bool record_frontier, PrefilterKeyCache* keys) const {
-    auto overlap = [&](std::uint32_t e, std::uint32_t f) {
-      return simd::slab_overlap<Arch, Shape::lanes>(env_.node_bounds(e), fly_bounds(f, result));
+    // Inlined into the traversal loop on every ISA (GCC left it out of line for some).
+    auto overlap = [&](std::uint32_t e, std::uint32_t f) __attribute__((always_inline)) {
+      if (!simd::slab_overlap<Arch, Shape::lanes>(env_.node_bounds(e), fly_bounds(f, result)))
+        return false;
+      // An environment leaf against an inner flying node: its triangles against the node's plate
+      // too (flying leaves test it in leaf_pairs, triangle by triangle).
+      if (!options_.plates || !env_.topology.is_leaf(e) || fly_.tree.topology.is_leaf(f))
+        return true;
+      return !beyond_plate(e, f, keys);
     };
     auto leaf = [&](std::uint32_t e, std::uint32_t f) { return leaf_pairs(e, f, result, keys); };
     // The cut, coarsened as it is recorded: two siblings both rejected become their parent
@@ -260,18 +267,37 @@ class DopTraversal {
     return moved_triangle<Arch>(moved_.data(), fs);
   }
 
+  // Every triangle of environment leaf e lies beyond flying node f's plate (in the object's frame,
+  // by their keys' corners: the pose's cache, or computed here).
+  // Out of line: the overlap test that calls it runs for every node pair and must stay inlined.
+  [[gnu::noinline]] bool beyond_plate(std::uint32_t e, std::uint32_t f,
+                                      PrefilterKeyCache* keys) const {
+    const float* plate = fly_.plates.node(f);
+    if (plate[3] == 0) return false;  // no plate
+    UncachedKey own;
+    const std::uint32_t first = env_.topology.child_or_first[e];
+    const std::uint32_t end = first + env_.topology.leaf_count[e];
+    for (std::uint32_t es = first; es < end; ++es) {
+      const Triangle te = env_.triangles.template triangle<Arch>(es);
+      const simd::PrefilterTriangle& key =
+          keys ? cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, false)
+               : uncached_key<Arch>(own, object_frame_, es, te, false);
+      if (!triangle_misses_plate(plate, key.x, key.y, key.z, key.slab_margin)) return false;
+    }
+    return true;
+  }
+
   // `keys`: the pose's key cache of this thread, or null (each key computed where it is needed).
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result,
                   PrefilterKeyCache* keys) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
     // The environment triangle, in the object's frame, against the flying leaf's own DOP.
-    // Then against the leaf's plate along its mean normal (builders/leaf_slab.hpp).
+    // Then against the leaf's plate along its mean normal (builders/node_plate.hpp).
     auto misses_leaf = [&](const simd::PrefilterTriangle& key) {
       return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
-                 kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z,
-                 key.slab_margin) ||
-             (options_.leaf_slabs &&
-              triangle_misses_slab(fly_.slabs.node(f), key.x, key.y, key.z, key.slab_margin));
+                 kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin) ||
+             (options_.plates &&
+              triangle_misses_plate(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin));
     };
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
     // is computed once per triangle here: its corners first, the rest if the corners pass.

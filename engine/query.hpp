@@ -34,8 +34,9 @@ struct QueryOptions {
   // never). The split depends only on the query, so results do not depend on the threads.
   std::uint64_t split_threshold = 0;
   bool parallel_tasks = true;  // run split tasks on oneTBB (false: one after the other)
-  // k-DOP objects: test environment triangles against each flying leaf's mean-normal plate too.
-  bool leaf_slabs = true;
+  // k-DOP objects: test environment leaves against flying nodes' plates too
+  // (builders/node_plate.hpp).
+  bool plates = true;
 };
 
 const char* to_string(TumbleMethod method);

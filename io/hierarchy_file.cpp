@@ -818,7 +818,7 @@ ObjectFile load_dop_object(const Reader& r, const Header& h) {
   r.copy(h, kHullFirstEdge, f.root_hull.first_edge);
   r.copy(h, kHullEdges, f.root_hull.edges);
   r.copy(h, kClimbStartsSection, f.root_starts.vertex);
-  f.slabs = leaf_slabs(f.tree.topology, f.tree.triangles);  // derived, not stored
+  f.plates = node_plates(f.tree.topology, f.tree.triangles);        // derived, not stored
   f.root_starts.grid = climb_grid_of(f.root_starts.vertex.size());  // checked with the header
   f.root_hull.exhaustive = h.exhaustive;
   const std::array<double, 9>& d = h.doubles;

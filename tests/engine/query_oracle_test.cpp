@@ -8,8 +8,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/brute_force.hpp"
 #include "builders/dop_tree.hpp"
+#include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
 #include "geometry/dop.hpp"
 #include "tests/support/scenes.hpp"
@@ -340,15 +340,17 @@ TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
   EXPECT_GT(checked, 1000);
 }
 
-// The same at the flying leaf's plate (builders/leaf_slab.hpp): a curved patch of random double
-// corners, one leaf, and an environment triangle leaving the patch's extreme corner along the
-// plate's normal (or against it, from the lowest corner), so in the object's frame it lies beyond
-// the plate except at that corner. The plate test must allow for the corners' float rounding.
-// (Without its margin, this test fails.)
-TEST(QueryOracle, ContactAtTheLeafPlatesExtremeCorner) {
+// The same at a flying node's plate (builders/node_plate.hpp): a curved patch of random double
+// corners, and an environment triangle leaving the patch's extreme corner along the root's plate
+// normal (or against it, from the lowest corner), so in the object's frame it lies beyond the plate
+// except at that corner. Patches of 12 triangles are one leaf (the plate test before the leaf's
+// prefilter); patches of 60 have an inner root (the plate test after the DOPs overlap). Either must
+// allow for the corners' float rounding. (Without the margin, this test fails in both places.)
+TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
   std::uint64_t rng = 78;
   int checked = 0;
   for (int trial = 0; trial < 400; ++trial) {
+    const bool one_leaf = trial % 2 == 0;
     Mesh object;
     const auto on_cap = [&] {
       const double a = 0.6 * next_uniform(rng), b = 0.6 * next_uniform(rng);
@@ -356,15 +358,15 @@ TEST(QueryOracle, ContactAtTheLeafPlatesExtremeCorner) {
       return object.add_vertex(r * std::sin(a) * std::cos(b), r * std::sin(a) * std::sin(b),
                                r * std::cos(a));
     };
-    for (int t = 0; t < 12; ++t) {
+    for (int t = 0; t < (one_leaf ? 12 : 60); ++t) {
       const std::uint32_t v0 = on_cap(), v1 = on_cap(), v2 = on_cap();
       object.add_triangle(v0, v1, v2);
     }
     PairConfig config;
-    config.bv = trial % 2 == 0 ? BvType::kdop18 : BvType::kdop26;
+    config.bv = trial % 4 < 2 ? BvType::kdop18 : BvType::kdop26;
     const FlyingDopTree<18> plate_tree = build_flying_dop_tree<18>(object, config.object);
-    ASSERT_TRUE(plate_tree.tree.topology.is_leaf(0));
-    const float* s = plate_tree.slabs.node(0);
+    ASSERT_EQ(plate_tree.tree.topology.is_leaf(0), one_leaf);
+    const float* s = plate_tree.plates.node(0);
     const Pose pose = test::random_pose(rng, {-3, -3, -3}, {3, 3, 3});
     for (double side : {1.0, -1.0}) {
       const Vec3 n{side * s[0], side * s[1], side * s[2]};

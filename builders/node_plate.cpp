@@ -1,4 +1,4 @@
-#include "builders/leaf_slab.hpp"
+#include "builders/node_plate.hpp"
 
 #include <cmath>
 #include <limits>
@@ -6,18 +6,27 @@
 #include "geometry/dop.hpp"
 
 namespace kdop {
+namespace {
 
-LeafSlabs leaf_slabs(const TreeTopology& topology, const LeafTriangles& t) {
+constexpr std::uint32_t kPlateTriangles = 4096;
+
+}  // namespace
+
+NodePlates node_plates(const TreeTopology& topology, const LeafTriangles& t) {
   constexpr float inf = std::numeric_limits<float>::infinity();
   const std::uint32_t nodes = topology.node_count();
-  LeafSlabs s;
-  s.values.assign(std::size_t{nodes} * LeafSlabs::stride, 0.0f);
+  const std::vector<SlotRange> ranges = slot_ranges(topology);
+  NodePlates s;
+  s.values.assign(std::size_t{nodes} * NodePlates::stride, 0.0f);
   for (std::uint32_t n = 0; n < nodes; ++n) {
-    float* v = s.values.data() + std::size_t{n} * LeafSlabs::stride;
+    float* v = s.values.data() + std::size_t{n} * NodePlates::stride;
     v[4] = -inf;
     v[5] = inf;
-    if (!topology.is_leaf(n)) continue;
-    const std::uint32_t first = topology.child_or_first[n], count = topology.leaf_count[n];
+    const std::uint32_t first = ranges[n].first, count = ranges[n].count;
+    // Each node scans its corners, so a slot is read once per node above it: nodes of more than
+    // kPlateTriangles (whose plates are thick anyway on a curved surface) get none, which keeps
+    // the cost at about log2(kPlateTriangles / leaf size) reads per slot.
+    if (count > kPlateTriangles) continue;
     // The area-weighted mean normal: for a patch of a smooth surface, the thinnest direction.
     Vec3 sum{0, 0, 0};
     for (std::uint32_t i = first; i < first + count; ++i) {
@@ -26,7 +35,7 @@ LeafSlabs leaf_slabs(const TreeTopology& topology, const LeafTriangles& t) {
     }
     const double len = std::sqrt(dot(sum, sum));
     if (!(len > 0) || !std::isfinite(len)) continue;
-    // Any direction gives a valid slab; the float direction is taken as exact from here on.
+    // Any direction gives a valid plate; the float direction is taken as exact from here on.
     const float nx = static_cast<float>(sum.x / len), ny = static_cast<float>(sum.y / len),
                 nz = static_cast<float>(sum.z / len);
     const double l1 = std::fabs(double{nx}) + std::fabs(double{ny}) + std::fabs(double{nz});
@@ -37,7 +46,8 @@ LeafSlabs leaf_slabs(const TreeTopology& topology, const LeafTriangles& t) {
         const double d = (double{nx} * px + double{ny} * py) + double{nz} * pz;
         lo = d < lo ? d : lo;
         hi = d > hi ? d : hi;
-        extent = std::fmax(extent, std::fmax(std::fabs(px), std::fmax(std::fabs(py), std::fabs(pz))));
+        extent =
+            std::fmax(extent, std::fmax(std::fabs(px), std::fmax(std::fabs(py), std::fabs(pz))));
       }
     }
     // Each projection is off by at most 3 roundings of values up to l1 * extent.

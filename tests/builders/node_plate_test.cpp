@@ -1,4 +1,4 @@
-#include "builders/leaf_slab.hpp"
+#include "builders/node_plate.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,23 +11,17 @@
 namespace kdop {
 namespace {
 
-// Every corner of a leaf lies on its plate: its projection, in long double (far finer than the
-// 2^-50 the builder allows for), within [lo, hi]; inner nodes never reject.
+// Every corner under a node lies on its plate: its projection, in long double (far finer than the
+// 2^-50 the builder allows for), within [lo, hi].
 void expect_plates_hold_their_corners(const FlyingDopTree<18>& f, int& thin, int& leaves) {
   const TreeTopology& topo = f.tree.topology;
   const LeafTriangles& t = f.tree.triangles;
+  const std::vector<SlotRange> ranges = slot_ranges(topo);
   for (std::uint32_t n = 0; n < topo.node_count(); ++n) {
-    const float* s = f.slabs.node(n);
-    if (!topo.is_leaf(n)) {
-      EXPECT_EQ(s[4], -std::numeric_limits<float>::infinity()) << "node " << n;
-      EXPECT_EQ(s[5], std::numeric_limits<float>::infinity()) << "node " << n;
-      continue;
-    }
-    ++leaves;
+    const float* s = f.plates.node(n);
     EXPECT_GE(double{s[3]}, std::fabs(double{s[0]}) + std::fabs(double{s[1]}) +
                                 std::fabs(double{s[2]}));  // exact in double
-    const std::uint32_t first = topo.child_or_first[n];
-    for (std::uint32_t i = first; i < first + topo.leaf_count[n]; ++i) {
+    for (std::uint32_t i = ranges[n].first; i < ranges[n].first + ranges[n].count; ++i) {
       for (int c = 0; c < 3; ++c) {
         const long double d = static_cast<long double>(s[0]) * t.x(c)[i] +
                               static_cast<long double>(s[1]) * t.y(c)[i] +
@@ -36,7 +30,9 @@ void expect_plates_hold_their_corners(const FlyingDopTree<18>& f, int& thin, int
         ASSERT_LE(d, static_cast<long double>(s[5])) << "node " << n << " slot " << i;
       }
     }
-    // On a smooth surface the plate is much thinner than the leaf's DOP is wide.
+    if (!topo.is_leaf(n)) continue;
+    // On a smooth surface a leaf's plate is much thinner than its DOP is wide.
+    ++leaves;
     const float* b = f.tree.node_bounds(n);
     float narrowest = std::numeric_limits<float>::infinity();
     for (int j = 0; j < 3; ++j) narrowest = std::fmin(narrowest, b[DopShape<18>::lanes + j] - b[j]);
@@ -44,7 +40,7 @@ void expect_plates_hold_their_corners(const FlyingDopTree<18>& f, int& thin, int
   }
 }
 
-TEST(LeafSlab, PlatesHoldEveryCornerOfTheirLeaf) {
+TEST(NodePlate, PlatesHoldEveryCornerUnderTheirNode) {
   std::uint64_t rng = 5;
   Mesh m = make_torus({100, -50, 3}, 1, 0.3, 48, 24, 0.0);
   test::add_degenerate_and_duplicates(m, rng, 30);
@@ -58,22 +54,23 @@ TEST(LeafSlab, PlatesHoldEveryCornerOfTheirLeaf) {
   EXPECT_GT(thin, leaves / 2);
 }
 
-TEST(LeafSlab, TriangleBeyondThePlateIsRejectedAndOneOnItIsNot) {
+TEST(NodePlate, TriangleBeyondThePlateIsRejectedAndOneOnItIsNot) {
   // A plate z in [1, 2] along (0, 0, 1).
-  const float slab[LeafSlabs::stride] = {0, 0, 1, 1, 1, 2, 0, 0};
+  const float slab[NodePlates::stride] = {0, 0, 1, 1, 1, 2, 0, 0};
   const float x[3] = {-5, 5, 0}, y[3] = {0, 1, 7};
   const float above[3] = {2.5f, 3, 2.25f}, touching[3] = {2, 3, 4}, across[3] = {0, 3, 1};
-  EXPECT_TRUE(triangle_misses_slab(slab, x, y, above, 0.0f));
-  EXPECT_TRUE(triangle_misses_slab(slab, x, y, above, 0.2f));
-  EXPECT_FALSE(triangle_misses_slab(slab, x, y, above, 0.3f));  // within the margin
-  EXPECT_FALSE(triangle_misses_slab(slab, x, y, touching, 0.0f));
-  EXPECT_FALSE(triangle_misses_slab(slab, x, y, across, 0.0f));
+  EXPECT_TRUE(triangle_misses_plate(slab, x, y, above, 0.0f));
+  EXPECT_TRUE(triangle_misses_plate(slab, x, y, above, 0.2f));
+  EXPECT_FALSE(triangle_misses_plate(slab, x, y, above, 0.3f));  // within the margin
+  EXPECT_FALSE(triangle_misses_plate(slab, x, y, touching, 0.0f));
+  EXPECT_FALSE(triangle_misses_plate(slab, x, y, across, 0.0f));
   const float below[3] = {0.5f, -3, 0.75f};
-  EXPECT_TRUE(triangle_misses_slab(slab, x, y, below, 0.0f));
-  // A leaf without a plate never rejects.
-  const float none[LeafSlabs::stride] = {0, 0, 0, 0, -std::numeric_limits<float>::infinity(),
-                                         std::numeric_limits<float>::infinity(), 0, 0};
-  EXPECT_FALSE(triangle_misses_slab(none, x, y, above, 0.0f));
+  EXPECT_TRUE(triangle_misses_plate(slab, x, y, below, 0.0f));
+  // A node without a plate never rejects.
+  const float none[NodePlates::stride] = {
+      0, 0, 0, 0, -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+      0, 0};
+  EXPECT_FALSE(triangle_misses_plate(none, x, y, above, 0.0f));
 }
 
 }  // namespace
