@@ -36,9 +36,11 @@ NodePlates node_plates(const TreeTopology& topology, const LeafTriangles& triang
 // True if the triangle with float corners (x[k], y[k], z[k]) lies beyond the plate by more than
 // l1 * margin on one side: `margin` bounds, per unit of |n|_1, each corner's distance from the
 // exact one and the rounding of a float projection (the prefilter key's slab_margin,
-// engine/leaf_test.hpp). The same float operations in the same order on every ISA.
-inline bool triangle_misses_plate(const float* plate, const float* x, const float* y,
-                                  const float* z, float margin) {
+// engine/leaf_test.hpp). The same float operations in the same order on every ISA. Templated on
+// the caller's ISA tag so each per-ISA query keeps its own copy (as LeafFloats::slots is).
+template <class Arch>
+bool triangle_misses_plate(const float* plate, const float* x, const float* y, const float* z,
+                           float margin) {
   float p[3];
   for (int k = 0; k < 3; ++k) p[k] = (plate[0] * x[k] + plate[1] * y[k]) + plate[2] * z[k];
   const float lo01 = p[0] < p[1] ? p[0] : p[1], hi01 = p[0] > p[1] ? p[0] : p[1];

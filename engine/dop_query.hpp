@@ -282,7 +282,7 @@ class DopTraversal {
       const simd::PrefilterTriangle& key =
           keys ? cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, false)
                : uncached_key<Arch>(own, object_frame_, es, te, false);
-      if (!triangle_misses_plate(plate, key.x, key.y, key.z, key.slab_margin)) return false;
+      if (!triangle_misses_plate<Arch>(plate, key.x, key.y, key.z, key.slab_margin)) return false;
     }
     return true;
   }
@@ -296,8 +296,8 @@ class DopTraversal {
     auto misses_leaf = [&](const simd::PrefilterTriangle& key) {
       return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
                  kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin) ||
-             (options_.plates &&
-              triangle_misses_plate(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin));
+             (options_.plates && triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y,
+                                                             key.z, key.slab_margin));
     };
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
     // is computed once per triangle here: its corners first, the rest if the corners pass.

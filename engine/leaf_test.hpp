@@ -97,8 +97,10 @@ void key_corners(const MovedCorners& m, simd::PrefilterTriangle& key) {
     key.z[k] = static_cast<float>(m.e[k].z);
   }
   // The corners in float are off from the exact ones by both frames' double errors (2 err_d, as
-  // for the box) and their rounding to float (2^-24 e_obj); a projection on a direction n of
-  // integers adds two roundings of values up to |n|_1 e_obj; 2^-20 e_obj covers both with room.
+  // for the box) and their rounding to float (2^-24 e_obj); a float projection on a direction n
+  // (the DOP's integer ones, or a node plate's float normal, builders/node_plate.hpp) adds at most
+  // three product and two sum roundings of values up to |n|_1 e_obj; 2^-20 e_obj (16 units of
+  // 2^-24) covers all of them with room.
   // Beyond 1e36 a corner or a projection may overflow float (a NaN projection would silently
   // drop its corner from the range): an infinite margin, then, never rejects.
   key.slab_margin = m.e_obj <= 1e36

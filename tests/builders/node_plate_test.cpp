@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "builders/dop_tree.hpp"
+#include "simd/arch.hpp"
 #include "tests/support/scenes.hpp"
 
 namespace kdop {
@@ -59,18 +60,24 @@ TEST(NodePlate, TriangleBeyondThePlateIsRejectedAndOneOnItIsNot) {
   const float slab[NodePlates::stride] = {0, 0, 1, 1, 1, 2, 0, 0};
   const float x[3] = {-5, 5, 0}, y[3] = {0, 1, 7};
   const float above[3] = {2.5f, 3, 2.25f}, touching[3] = {2, 3, 4}, across[3] = {0, 3, 1};
-  EXPECT_TRUE(triangle_misses_plate(slab, x, y, above, 0.0f));
-  EXPECT_TRUE(triangle_misses_plate(slab, x, y, above, 0.2f));
-  EXPECT_FALSE(triangle_misses_plate(slab, x, y, above, 0.3f));  // within the margin
-  EXPECT_FALSE(triangle_misses_plate(slab, x, y, touching, 0.0f));
-  EXPECT_FALSE(triangle_misses_plate(slab, x, y, across, 0.0f));
+  EXPECT_TRUE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, above, 0.0f));
+  EXPECT_TRUE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, above, 0.2f));
+  EXPECT_FALSE(
+      triangle_misses_plate<simd::ScalarArch>(slab, x, y, above, 0.3f));  // within the margin
+  EXPECT_FALSE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, touching, 0.0f));
+  EXPECT_FALSE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, across, 0.0f));
   const float below[3] = {0.5f, -3, 0.75f};
-  EXPECT_TRUE(triangle_misses_plate(slab, x, y, below, 0.0f));
+  EXPECT_TRUE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, below, 0.0f));
+  // Beyond float's range the key's margin is infinite: never rejects, whatever the plate.
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  EXPECT_FALSE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, above, inf));
+  EXPECT_FALSE(triangle_misses_plate<simd::ScalarArch>(slab, x, y, below, inf));
   // A node without a plate never rejects.
   const float none[NodePlates::stride] = {
       0, 0, 0, 0, -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
       0, 0};
-  EXPECT_FALSE(triangle_misses_plate(none, x, y, above, 0.0f));
+  EXPECT_FALSE(triangle_misses_plate<simd::ScalarArch>(none, x, y, above, 0.0f));
+  EXPECT_FALSE(triangle_misses_plate<simd::ScalarArch>(none, x, y, above, inf));  // 0 * inf
 }
 
 }  // namespace

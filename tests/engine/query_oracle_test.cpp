@@ -11,6 +11,7 @@
 #include "builders/dop_tree.hpp"
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
+#include "engine/leaf_test.hpp"
 #include "geometry/dop.hpp"
 #include "tests/support/scenes.hpp"
 
@@ -348,7 +349,7 @@ TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
 // allow for the corners' float rounding. (Without the margin, this test fails in both places.)
 TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
   std::uint64_t rng = 78;
-  int checked = 0;
+  int checked = 0, tight = 0;
   for (int trial = 0; trial < 400; ++trial) {
     const bool one_leaf = trial % 2 == 0;
     Mesh object;
@@ -391,9 +392,15 @@ TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
       ASSERT_EQ(pair.query(pose, QueryMode::all_contacts).pairs, expected)
           << "trial " << trial << " side " << side;
       ++checked;
+      // The case is tight: without its margin the plate would reject this touching triangle.
+      const simd::PrefilterTriangle key = object_frame_key<simd::ScalarArch>(
+          make_object_frame<simd::ScalarArch>(plate_tree.corner_radius, pose),
+          Triangle{p0, p1, p2});
+      tight += triangle_misses_plate<simd::ScalarArch>(s, key.x, key.y, key.z, 0.0f);
     }
   }
   EXPECT_GT(checked, 300);
+  EXPECT_GE(tight, 10);
 }
 
 // Found in review: environment coordinates beyond float's range (1e39; the readers accept any
