@@ -267,6 +267,14 @@ class DopTraversal {
     return moved_triangle<Arch>(moved_.data(), fs);
   }
 
+  // The prefilter key of environment slot es (triangle te) for this pose: from `keys`, the
+  // thread's cache for this pose, or, without one, computed into `own` (engine/leaf_test.hpp).
+  const simd::PrefilterTriangle& env_key(PrefilterKeyCache* keys, UncachedKey& own,
+                                         std::uint32_t es, const Triangle& te, bool whole) const {
+    if (keys) return cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, whole);
+    return uncached_key<Arch>(own, object_frame_, es, te, whole);
+  }
+
   // Every triangle of environment leaf e lies beyond flying node f's plate (in the object's frame,
   // by their keys' corners: the pose's cache, or computed here).
   // Out of line: the overlap test that calls it runs for every node pair and must stay inlined.
@@ -279,9 +287,7 @@ class DopTraversal {
     const std::uint32_t end = first + env_.topology.leaf_count[e];
     for (std::uint32_t es = first; es < end; ++es) {
       const Triangle te = env_.triangles.template triangle<Arch>(es);
-      const simd::PrefilterTriangle& key =
-          keys ? cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, false)
-               : uncached_key<Arch>(own, object_frame_, es, te, false);
+      const simd::PrefilterTriangle& key = env_key(keys, own, es, te, false);
       if (!triangle_misses_plate<Arch>(plate, key.x, key.y, key.z, key.slab_margin)) return false;
     }
     return true;
@@ -304,8 +310,7 @@ class DopTraversal {
     UncachedKey own;
     auto key_of = [&](std::uint32_t es, const Triangle& te,
                       bool whole) -> const simd::PrefilterTriangle& {
-      if (keys) return cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, whole);
-      return uncached_key<Arch>(own, object_frame_, es, te, whole);
+      return env_key(keys, own, es, te, whole);
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                 fly_.tree.topology, f, slots_, options_.mode, moved, key_of,
