@@ -36,6 +36,7 @@ struct Options {
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
   std::uint32_t env_leaf = 1;     // environment leaf size tau
   bool no_plates = false;
+  bool no_hot_start = false;
   std::string out;
 };
 
@@ -102,6 +103,7 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
     base.environment.leaf_size = o.env_leaf;
     base.plates = !o.no_plates;
+    base.hot_start = !o.no_hot_start;
     entries.push_back(
         {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
   }
@@ -287,14 +289,18 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1024u));
   app.add_flag("--no-plates", o.no_plates,
                "kdop: no tests against the flying nodes' mean-normal plates (for comparison)");
+  app.add_flag("--no-hot-start", o.no_hot_start,
+               "kdop: every pose starts from the root pair, not the previous pose's cut "
+               "(for comparison)");
   app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
   CLI11_PARSE(app, argc, argv);
 
   const unsigned threads = ParallelRunner(o.threads).threads();
   std::ostringstream report;
   report << "# kdop-bench\n\nkdop: --tumble " << o.tumble << " --descent " << o.descent
-         << " --object-leaf " << o.object_leaf << " --env-leaf " << o.env_leaf << "; scale "
-         << o.scale << ", seed " << o.seed << ", " << o.repeat
+         << " --object-leaf " << o.object_leaf << " --env-leaf " << o.env_leaf
+         << (o.no_plates ? " --no-plates" : "") << (o.no_hot_start ? " --no-hot-start" : "")
+         << "; scale " << o.scale << ", seed " << o.seed << ", " << o.repeat
          << " interleaved repetitions (medians), " << threads
          << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
   std::uint64_t kdop_errors = 0;
