@@ -10,9 +10,14 @@ Pose pose_from_quaternion(double tx, double ty, double tz, double qw, double qx,
   for (double v : {tx, ty, tz, qw, qx, qy, qz}) {
     if (!std::isfinite(v)) throw std::invalid_argument("pose has a non-finite number");
   }
-  const double n = std::sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
-  if (!(n > 0) || !std::isfinite(n)) throw std::invalid_argument("quaternion is zero");
-  const double w = qw / n, x = qx / n, y = qy / n, z = qz / n;
+  // Scaled by its largest component first, so a finite non-zero quaternion normalizes even
+  // where its squared norm would overflow (1e300) or underflow (1e-300) in double.
+  const double scale =
+      std::fmax(std::fmax(std::fabs(qw), std::fabs(qx)), std::fmax(std::fabs(qy), std::fabs(qz)));
+  if (!(scale > 0)) throw std::invalid_argument("quaternion is zero");
+  const double sw = qw / scale, sx = qx / scale, sy = qy / scale, sz = qz / scale;
+  const double n = std::sqrt(sw * sw + sx * sx + sy * sy + sz * sz);  // in [1, 2]
+  const double w = sw / n, x = sx / n, y = sy / n, z = sz / n;
   Pose p;
   p.r = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
          2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),

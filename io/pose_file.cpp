@@ -219,6 +219,8 @@ class CsvPoses {
     if (line.find('"') != std::string_view::npos) {
       fail("quoted fields are not supported (found '\"')");
     }
+    // A NUL would be copied into pose_id and from there raw into CSV results.
+    if (line.find('\0') != std::string_view::npos) fail("NUL byte in the line");
     fields_.clear();
     for (;;) {
       const std::size_t comma = line.find(',');

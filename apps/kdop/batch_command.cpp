@@ -27,17 +27,20 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& args) {
   cmd->add_option("--env", args.env,
                   "Environment mesh (STL, OBJ, PLY, OFF) or hierarchy file (kdop build --role "
                   "env); stays at identity")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--object", args.objects,
                   "Moving object mesh or hierarchy file (kdop build --role object), or "
                   "NAME=FILE; repeat for several objects (the pose file then needs an `object` "
                   "column naming them)")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--poses", args.poses,
                   "Pose file: CSV with header pose_id,tx,ty,tz,qw,qx,qy,qz[,object] (Hamilton "
                   "quaternion, scalar first, normalized) or NumPy .npy (N x 7 float64 in that "
                   "order, or N x 4 x 4 matrices); - reads CSV from standard input")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
@@ -47,17 +50,19 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& args) {
       ->capture_default_str();
   add_build_options(*cmd, args.build);
   cmd->add_option("--out,-o", args.out,
-                  "Results file, .csv or .json (written atomically); default: CSV on stdout");
+                  "Results file, .csv or .json (written atomically); default: CSV on stdout")
+      ->check(non_empty());
   cmd->add_option("--pairs", args.pairs,
                   "With --mode all: also write every intersecting pair to this CSV "
-                  "(pose_id,[object,]env_triangle,object_triangle)");
+                  "(pose_id,[object,]env_triangle,object_triangle)")
+      ->check(non_empty());
   cmd->add_option("--chunk", args.chunk, "Poses read, queried and written per step")
       ->capture_default_str()
       ->check(CLI::Range(1u, 10000000u));
   cmd->add_option("--clearance", args.clearance,
                   "Distance queries (k-DOP types): a pose collides when a triangle pair is at "
                   "most this far apart; adds a min_distance column (the least distance)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_non_negative());
   cmd->add_flag("--quiet,-q", args.quiet, "No progress and no summary on stderr");
   return cmd;
 }
@@ -115,6 +120,9 @@ int run_batch(const BatchArgs& args) {
     }
     names.push_back(o.name);
   }
+  std::vector<NamedPath> inputs{{"--env", args.env}, {"--poses", args.poses}};
+  for (const NamedObject& o : named) inputs.push_back({"--object", o.file});
+  check_outputs_distinct(inputs, {{"--out", args.out}, {"--pairs", args.pairs}});
   // Open the inputs (and check the pose file's header) before any work.
   PoseReader reader(args.poses, names);
   const ResultFormat format =

@@ -20,8 +20,10 @@ CLI::App* add_build_command(CLI::App& app, BuildArgs& args) {
       "Build a mesh's hierarchy once and write it to a hierarchy file (.kdop) that check and "
       "batch accept wherever they accept a mesh. Exit 0: written, 2: usage or input error, "
       "3: internal error.");
-  cmd->add_option("--mesh", args.mesh, "Mesh (STL, OBJ, PLY, OFF)")->required();
-  cmd->add_option("--out,-o", args.out, "Hierarchy file to write (atomically)")->required();
+  cmd->add_option("--mesh", args.mesh, "Mesh (STL, OBJ, PLY, OFF)")->required()->check(non_empty());
+  cmd->add_option("--out,-o", args.out, "Hierarchy file to write (atomically)")
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--role", args.role,
                   "env: an environment hierarchy; object: a moving object's (with the DOP "
                   "vertices, leaf floats and root hull that tumbling needs)")
@@ -38,6 +40,7 @@ int run_build(const BuildArgs& args) {
   if (args.role != "env" && args.role != "object") {
     throw InputError("--role: expected env or object, got '" + args.role + "'");
   }
+  check_outputs_distinct({{"--mesh", args.mesh}}, {{"--out", args.out}});
   const bool object = args.role == "object";
   const PairConfig pair = make_pair_config(args.build);
   BuildConfig config = object ? pair.object : pair.environment;

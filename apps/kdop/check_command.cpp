@@ -21,28 +21,33 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
   cmd->add_option("--env", args.env,
                   "Environment mesh (STL, OBJ, PLY, OFF) or hierarchy file (kdop build --role "
                   "env); stays at identity")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--object", args.object,
                   "Moving object mesh (STL, OBJ, PLY, OFF) or hierarchy file (kdop build --role "
                   "object)")
-      ->required();
+      ->required()
+      ->check(non_empty());
   auto* pose = cmd->add_option("--pose", args.pose,
                                "Object pose tx,ty,tz,qw,qx,qy,qz: p' = R p + t, Hamilton "
-                               "quaternion scalar first, normalized (default: identity)");
+                               "quaternion scalar first, normalized (default: identity)")
+                   ->check(non_empty());
   cmd->add_option("--matrix", args.matrix,
                   "Object pose as a 4x4 matrix m00,...,m33 row by row (column vectors; "
                   "translation in m03,m13,m23; last row 0,0,0,1)")
-      ->excludes(pose);
+      ->excludes(pose)
+      ->check(non_empty());
   add_build_options(*cmd, args.build);
   cmd->add_flag("--all-contacts", args.all_contacts,
                 "Find every intersecting triangle pair (default: stop at the first)");
   cmd->add_flag("--json", args.json, "Print one JSON object instead of text");
-  cmd->add_option("--out,-o", args.out, "Write the result to this file instead of stdout");
+  cmd->add_option("--out,-o", args.out, "Write the result to this file instead of stdout")
+      ->check(non_empty());
   cmd->add_option("--clearance", args.clearance,
                   "Distance query (k-DOP types): report the least distance and the pairs at most "
                   "this far apart (all of them with --all-contacts, else the nearest); exit 1 "
                   "when there are any")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_non_negative());
   return cmd;
 }
 
@@ -117,6 +122,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
 
 int run_check(const CheckArgs& args) {
   const PairConfig config = make_pair_config(args.build);
+  check_outputs_distinct({{"--env", args.env}, {"--object", args.object}}, {{"--out", args.out}});
   const Pose pose = !args.matrix.empty()
                         ? parse_matrix_option(args.matrix)
                         : (!args.pose.empty() ? parse_pose_option(args.pose) : Pose{});

@@ -99,6 +99,70 @@ Pose parse_matrix_option(const std::string& text) {
   }
 }
 
+CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](const std::string& value) { return value.empty() ? std::string("empty value") : ""; },
+      "NOT EMPTY");
+}
+
+CLI::Validator finite_non_negative() {
+  return CLI::Validator(
+      [](const std::string& value) {
+        double v = 0;
+        const char* last = value.data() + value.size();
+        const auto [ptr, ec] = std::from_chars(value.data(), last, v);
+        if (ec != std::errc() || ptr != last || !std::isfinite(v) || v < 0) {
+          return "expected a finite number >= 0, got '" + value + "'";
+        }
+        return std::string();
+      },
+      "NUMBER >= 0");
+}
+
+namespace {
+
+// Whether two paths name one file: the same inode when both exist, else the same absolute
+// path once '.', '..' and symbolic links of the existing part are resolved.
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec) && !ec) return true;
+  const auto resolved = [&](const std::string& p) {
+    const fs::path absolute = fs::absolute(p, ec);
+    return ec ? fs::path() : fs::weakly_canonical(absolute, ec).lexically_normal();
+  };
+  const fs::path ca = resolved(a);
+  if (ec) return false;
+  const fs::path cb = resolved(b);
+  return !ec && ca == cb;
+}
+
+bool names_a_file(const NamedPath& p) {
+  return !p.path.empty() && p.path != "-";
+}
+
+}  // namespace
+
+void check_outputs_distinct(const std::vector<NamedPath>& inputs,
+                            const std::vector<NamedPath>& outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath& out = outputs[i];
+    if (!names_a_file(out)) continue;
+    for (const NamedPath& in : inputs) {
+      if (names_a_file(in) && same_file(out.path, in.path)) {
+        throw InputError(out.option + ": " + out.path + " is the " + in.option +
+                         " file; it would be overwritten");
+      }
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (names_a_file(outputs[j]) && same_file(out.path, outputs[j].path)) {
+        throw InputError(out.option + ": " + out.path + " is also the " + outputs[j].option +
+                         " file");
+      }
+    }
+  }
+}
+
 void check_plot_option(const std::string& path) {
   try {
     plot::plot_format_from_path(path);

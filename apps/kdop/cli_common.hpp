@@ -1,6 +1,9 @@
 #pragma once
 // What every kdop command shares: exit codes, option parsing helpers, output.
 #include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
 #include "io/gcode_program.hpp"
 
 #include <algorithm>
@@ -10,6 +13,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "geometry/pose.hpp"
 
@@ -31,6 +35,21 @@ struct InputError : std::runtime_error {
 Pose parse_pose_option(const std::string& text);
 // "m00,...,m33" (16 numbers, rows); throws InputError naming the option.
 Pose parse_matrix_option(const std::string& text);
+
+// Option validators with one-line messages: a value that is not empty (CLI11 would otherwise take
+// `--pose ""` as not given), and a finite number >= 0 (CLI::NonNegativeNumber lets NaN through
+// and prints its range with DBL_MAX in full).
+CLI::Validator non_empty();
+CLI::Validator finite_non_negative();
+
+// A file an option names. Outputs are checked against inputs and each other before any work:
+// `--out` naming the pose file, a mesh or the other output would destroy it. "-" (standard
+// input or output) and empty (not given) are skipped.
+struct NamedPath {
+  std::string option, path;
+};
+void check_outputs_distinct(const std::vector<NamedPath>& inputs,
+                            const std::vector<NamedPath>& outputs);
 
 // --plot's file name, checked before any work: .svg or .png (any case), else InputError.
 void check_plot_option(const std::string& path);

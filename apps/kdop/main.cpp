@@ -43,6 +43,20 @@ int main(int argc, char** argv) {
   CLI::App* build_cmd = add_build_command(app, build);
   CLI::App* path_cmd = add_path_command(app, path);
   CLI::App* nc_cmd = add_nc_command(app, nc);
+  // CLI11 would say only "A subcommand is required" for a misspelt one.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      found = found || sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      std::cerr << "kdop: unknown command '" << argv[1] << "'; expected one of " << known
+                << " (see kdop --help)\n";
+      return kExitInputError;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -33,7 +33,7 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "Setup JSON: stock, part, fixtures, tolerance, tools, work offsets");
   cmd->add_option("--tools", args.tools, "Tool library JSON or .camotics (default: the setup's)");
   cmd->add_option("--tolerance", args.tolerance, "Gouge tolerance, mm (default: the setup's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_non_negative());
   cmd->add_option("--out", args.out, "Findings report: .json or .csv (written atomically)");
   cmd->add_option("--plot", args.plot,
                   "Plot, .svg or .png: plan view of the setup, tool path and findings; tip z and "
@@ -168,6 +168,10 @@ int run_nc(const NcArgs& args) {
   }
   if (!args.out.empty()) report_format_from_path(args.out);
   if (!args.plot.empty()) check_plot_option(args.plot);
+  const std::vector<NamedPath> outputs{
+      {"--moves", args.moves}, {"--out", args.out}, {"--plot", args.plot}};
+  check_outputs_distinct(
+      {{"--program", args.program}, {"--setup", args.setup}, {"--tools", args.tools}}, outputs);
   if (args.setup.empty()) {
     if (!args.out.empty() || !args.plot.empty() || !args.tools.empty() || args.tolerance >= 0 ||
         args.stock_cell > 0 || args.tool >= 0) {
@@ -188,6 +192,7 @@ int run_nc(const NcArgs& args) {
     throw InputError(args.setup +
                      ": no \"tools\" given; name a tool library there or with --tools");
   }
+  check_outputs_distinct({{"the setup's tool library", tools_path}}, outputs);
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
   NcSetup machine = machine_setup(setup, tools);

@@ -11,17 +11,22 @@ namespace kdop::cli {
 enum class OptionSet { hierarchy, pair };
 
 inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set = OptionSet::pair) {
-  command.add_option(
-      "--bv", o.bv,
-      set == OptionSet::pair
-          ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss (default: kdop18, "
-            "or a hierarchy file's)"
-          : "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss (default: kdop18)");
-  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)");
-  command.add_option(
-      "--rule", o.rule,
-      "Split rule: splatter, longest-side, min-sum, min-max, surface-area, zachmann, "
-      "obb-axis (default: splatter for k-DOPs, obb-axis for obb and rss)");
+  CLI::Option* bv =
+      command
+          .add_option("--bv", o.bv,
+                      set == OptionSet::pair
+                          ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss "
+                            "(default: kdop18, or a hierarchy file's)"
+                          : "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss "
+                            "(default: kdop18)")
+          ->check(non_empty());
+  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)")
+      ->excludes(bv);
+  command
+      .add_option("--rule", o.rule,
+                  "Split rule: splatter, longest-side, min-sum, min-max, surface-area, zachmann, "
+                  "obb-axis (default: splatter for k-DOPs, obb-axis for obb and rss)")
+      ->check(non_empty());
   command
       .add_option("--split", o.split,
                   "Split point: mean, median, or binned (best of --bins planes; volume rules)")

@@ -37,10 +37,10 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
                 "undecided");
   cmd->add_option("--step", args.step,
                   "Also check every STEP in time between waypoints (discrete samples)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_non_negative());
   cmd->add_option("--clearance", args.clearance,
                   "Report what comes closer than this distance (added to each object's padding)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_non_negative());
   cmd->add_option("--time-tolerance", args.time_tolerance,
                   "Continuous: first contact times to within this (trajectory time units)")
       ->capture_default_str()
@@ -121,6 +121,11 @@ int run_path(const PathArgs& args) {
   if (!args.plot.empty()) check_plot_option(args.plot);
   const Scene scene = read_scene(args.scene);
   const Trajectory trajectory = read_trajectory(args.trajectory);
+  std::vector<NamedPath> inputs{{"--scene", args.scene}, {"--trajectory", args.trajectory}};
+  for (const SceneEnvironmentMesh& m : scene.environment)
+    inputs.push_back({"a --scene mesh", m.mesh});
+  for (const SceneObject& o : scene.objects) inputs.push_back({"a --scene mesh", o.mesh});
+  check_outputs_distinct(inputs, {{"--out", args.out}, {"--plot", args.plot}});
   // Without --bv, hierarchy files in the scene fix the type (the first one found).
   if (!bv_given(args.build)) {
     std::vector<std::string> meshes;

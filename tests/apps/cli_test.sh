@@ -670,6 +670,36 @@ if [[ -x "$nc_bench" ]]; then
   expect "nc bench unknown option says so" grep -q "unknown option --threads" err.txt
   check "nc bench missing value" 2 timeout 20 "$nc_bench" --moves
 fi
+# An output never overwrites an input or the other output: refused before any work, the input
+# left as it was, no output file.
+cp poses.csv same.csv
+check "out is the pose file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses same.csv --out same.csv -q
+expect "out is the pose file says so" grep -q "^kdop: --out: same.csv is the --poses file; it would be overwritten$" err.txt
+expect "pose file kept" cmp -s same.csv poses.csv
+check "pairs is the out file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --out twice.csv --pairs ./twice.csv -q
+expect "pairs is the out file says so" grep -q "^kdop: --pairs: ./twice.csv is also the --out file$" err.txt
+expect "pairs is the out file: no file" test ! -e twice.csv
+cp cube.obj env_copy.obj
+check "check out is the env" 2 "$kdop" check --env env_copy.obj --object cube.obj --out "$PWD/env_copy.obj"
+expect "check out is the env: mesh kept" cmp -s env_copy.obj cube.obj
+check "build out is the mesh" 2 "$kdop" build --mesh env_copy.obj --out ./env_copy.obj
+expect "build out is the mesh: mesh kept" cmp -s env_copy.obj cube.obj
+# Values that used to be taken silently.
+check "empty pose" 2 "$kdop" check --env cube.obj --object cube.obj --pose ""
+expect "empty pose says so" grep -q "^kdop: --pose: empty value" err.txt
+check "empty matrix" 2 "$kdop" check --env cube.obj --object cube.obj --matrix ""
+check "empty bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv ""
+check "empty env path" 2 "$kdop" batch --env "" --object cube.obj --poses poses.csv
+check "nan clearance" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --clearance nan -q
+expect "nan clearance says so" grep -q "^kdop: --clearance: expected a finite number >= 0, got 'nan'" err.txt
+check "negative clearance" 2 "$kdop" check --env cube.obj --object cube.obj --clearance -1
+expect "negative clearance message is short" test "$(wc -c <err.txt)" -lt 120
+check "k and bv together" 2 "$kdop" check --env cube.obj --object cube.obj --k 6 --bv kdop18
+expect "k and bv together says so" grep -q "excludes" err.txt
+check "unknown command" 2 "$kdop" frobnicate
+expect "unknown command named" grep -q "^kdop: unknown command 'frobnicate'; expected one of check, batch" err.txt
+# Any finite non-zero quaternion is normalized, even where its squared norm overflows.
+check "huge quaternion" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1e300,1e300,0,0
 check "version" 0 "$kdop" --version
 check "short demo" 0 "$kdop" demo --steps 20 --json
 expect "demo json" grep -q '"steps":20' out.txt

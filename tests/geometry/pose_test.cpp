@@ -15,6 +15,18 @@ TEST(Pose, QuaternionIsNormalized) {
   EXPECT_NEAR(p.z, 3.0, 1e-15);
 }
 
+// Any finite non-zero quaternion normalizes, even where its squared norm overflows or
+// underflows in double: the same rotation as its unit form, 90 degrees about z.
+TEST(Pose, HugeAndTinyQuaternionsNormalize) {
+  for (double s : {1e300, 1e-300, 4e-320 /* subnormal */, 1.7e308}) {
+    const Pose a = pose_from_quaternion(1, 2, 3, s, 0, 0, s);
+    const Vec3 p = apply_pose(a, {1, 0, 0});
+    EXPECT_NEAR(p.x, 1.0, 1e-15) << s;
+    EXPECT_NEAR(p.y, 3.0, 1e-15) << s;
+    EXPECT_NEAR(p.z, 3.0, 1e-15) << s;
+  }
+}
+
 TEST(Pose, ZeroOrNonFiniteQuaternionIsAnError) {
   EXPECT_THROW(pose_from_quaternion(0, 0, 0, 0, 0, 0, 0), std::invalid_argument);
   EXPECT_THROW(pose_from_quaternion(0, 0, 0, NAN, 0, 0, 0), std::invalid_argument);

@@ -173,6 +173,8 @@ TEST(PoseCsv, RowErrors) {
   EXPECT_EQ(csv_error(h + "\n\na,1,2,3,0,0,0,-0\n"), "poses: line 4: quaternion is zero");
   EXPECT_EQ(csv_error(h + "\"a\",0,0,0,1,0,0,0\n"),
             "poses: line 2: quoted fields are not supported (found '\"')");
+  EXPECT_EQ(csv_error(h + std::string("a\0b,0,0,0,1,0,0,0\n", 18)),
+            "poses: line 2: NUL byte in the line");
   // Control bytes in a bad token are escaped so the message stays on one line.
   EXPECT_EQ(csv_error(h + "a,0,0,0,1,0,0,\x01\x7f\n"),
             "poses: line 2: column qz: expected a number, got '\\x01\\x7f'");
