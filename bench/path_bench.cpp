@@ -13,6 +13,7 @@
 // and the meshes) to DIR, for `kdop path --scene ... --trajectory ...` to reproduce a run.
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/narrowphase/distance.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -265,30 +266,27 @@ void run_family(const std::string& family, const Args& args, const std::filesyst
 
 int main(int argc, char** argv) {
   Args args;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i];
-    const char* value = argv[i + 1];
-    if (key == "--scale") {
-      args.scale = std::atof(value);
-    } else if (key == "--every") {
-      args.every = static_cast<std::size_t>(std::atoll(value));
-    } else if (key == "--obstacle") {
-      args.obstacle = std::atof(value);
-    } else if (key == "--repeat") {
-      args.repeat = std::atoi(value);
-    } else if (key == "--threads") {
-      args.threads = static_cast<unsigned>(std::atoi(value));
-    } else if (key == "--keep") {
-      args.keep = value;
-    } else {
-      std::fprintf(stderr, "kdop-path-bench: unknown option %s\n", key.c_str());
-      return 2;
-    }
-  }
-  if (!(args.scale > 0) || args.every == 0 || !(args.obstacle > 0) || args.repeat < 1) {
-    std::fprintf(stderr, "kdop-path-bench: bad option value\n");
-    return 2;
-  }
+  CLI::App app{
+      "kdop-path-bench: continuous vs discrete motion checks (kdop path), and distance "
+      "queries against FCL's RSS and OBBRSS."};
+  app.add_option("--scale", args.scale, "Scene size factor")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--every", args.every, "A waypoint every this many poses")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  app.add_option("--obstacle", args.obstacle, "Obstacle size, mm")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--repeat", args.repeat, "Runs (medians are reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  app.add_option("--threads", args.threads, "Worker threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
+  app.add_option("--keep", args.keep,
+                 "Keep the scenes and trajectories in this folder (default: a temporary one)");
+  CLI11_PARSE(app, argc, argv);
   const auto dir = !args.keep.empty()
                        ? std::filesystem::path(args.keep)
                        : std::filesystem::temp_directory_path() /

@@ -169,6 +169,10 @@ int run_demo(const DemoArgs& args) {
   const Vec3 room_lo{0, 0, 0}, room_hi{100, 100, 30};
   const Mesh env = make_stalagmites(room_lo, room_hi, 1250, 40, args.seed);
   const Mesh torus = make_torus({0, 0, 0}, 3.0, 1.0, 200, 50, 0.15);
+  // The built-in scene is held to --max-memory like a mesh from a file.
+  const MemoryBudget budget = memory_budget(args.build.max_memory);
+  check_build_fits("demo scene", std::uint64_t{env.triangle_count()} + torus.triangle_count(),
+                   budget);
   std::cerr << "demo: environment " << env.triangle_count() << " triangles (stalagmites), object "
             << torus.triangle_count() << " triangles (deformed torus), " << to_string(config.bv)
             << "\n";

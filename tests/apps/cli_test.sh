@@ -701,6 +701,8 @@ expect "unknown command named" grep -q "^kdop: unknown command 'frobnicate'; exp
 # Any finite non-zero quaternion is normalized, even where its squared norm overflows.
 check "huge quaternion" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1e300,1e300,0,0
 check "version" 0 "$kdop" --version
+check "demo held to --max-memory" 2 "$kdop" demo --max-memory 1K --steps 5
+expect "demo max-memory says so" grep -q "^kdop: demo scene: 120000 triangles need about" err.txt
 check "short demo" 0 "$kdop" demo --steps 20 --json
 expect "demo json" grep -q '"steps":20' out.txt
 
