@@ -1,5 +1,7 @@
 #include "engine/parallel.hpp"
 
+#include <memory>
+
 #if KDOP_PARALLEL_STD
 #include <algorithm>
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <vector>
 #else
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
@@ -54,13 +57,21 @@ void run_both(void (*first)(void*), void* a, void (*second)(void*), void* b) {
 }
 
 struct ParallelRunner::Arena {
+  // More threads than cores were asked for: oneTBB's pool is capped at the cores unless raised
+  // (it would otherwise run fewer threads and print a warning), for as long as the runner lives.
+  std::unique_ptr<tbb::global_control> pool_limit;
   tbb::task_arena arena;
 };
 
 ParallelRunner::ParallelRunner(unsigned threads)
     : threads_(threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency()) : threads) {
-  if (threads_ > 1)
-    arena_ = std::make_unique<Arena>(Arena{tbb::task_arena(static_cast<int>(threads_))});
+  if (threads_ <= 1) return;
+  arena_ = std::make_unique<Arena>();
+  if (threads_ > static_cast<unsigned>(tbb::info::default_concurrency())) {
+    arena_->pool_limit = std::make_unique<tbb::global_control>(
+        tbb::global_control::max_allowed_parallelism, threads_);
+  }
+  arena_->arena.initialize(static_cast<int>(threads_));
 }
 
 void ParallelRunner::run_indices(std::size_t count, void (*call)(void*, std::size_t), void* body) {

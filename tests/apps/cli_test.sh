@@ -190,6 +190,7 @@ check "batch stdin" 1 sh -c "cat poses.csv | '$kdop' batch --env cube.obj --obje
 expect "batch stdin rows" test "$(wc -l <out.txt)" -eq 5
 check "batch threads 1" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --threads 1 --out r1.csv -q
 check "batch threads 3" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --threads 3 --out r3.csv -q
+expect "batch threads 3: nothing on stderr (more threads than cores are granted, no warning)" test ! -s err.txt
 expect "batch same for any thread count" test "$(cut -d, -f1-6,8,9 r1.csv)" = "$(cut -d, -f1-6,8,9 r3.csv)"
 {
   echo "pose_id,object,tx,ty,tz,qw,qx,qy,qz"
