@@ -19,7 +19,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -281,9 +280,9 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", args.repeat, "Runs (medians are reported)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
-  app.add_option("--threads", args.threads, "Worker threads")
+  app.add_option("--threads", args.threads, "Worker threads (0: all cores)")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
+      ->check(CLI::Range(0u, 1024u));
   app.add_option("--keep", args.keep,
                  "Keep the scenes and trajectories in this folder (default: a temporary one)");
   CLI11_PARSE(app, argc, argv);

@@ -68,7 +68,9 @@ void parallel_invoke(F&& f, G&& g) {
 
 class ParallelRunner {
  public:
-  // threads == 0: every hardware thread.
+  // threads == 0: every hardware thread. More threads than cores raise oneTBB's process-wide pool
+  // limit while the runner lives; where several such runners live at once, oneTBB keeps the
+  // smallest of their limits (the answers do not change, only the speed).
   explicit ParallelRunner(unsigned threads);
   ~ParallelRunner();
   ParallelRunner(ParallelRunner&&) noexcept;

@@ -10,14 +10,25 @@ Pose pose_from_quaternion(double tx, double ty, double tz, double qw, double qx,
   for (double v : {tx, ty, tz, qw, qx, qy, qz}) {
     if (!std::isfinite(v)) throw std::invalid_argument("pose has a non-finite number");
   }
-  // Scaled by its largest component first, so a finite non-zero quaternion normalizes even
-  // where its squared norm would overflow (1e300) or underflow (1e-300) in double.
-  const double scale =
-      std::fmax(std::fmax(std::fabs(qw), std::fabs(qx)), std::fmax(std::fabs(qy), std::fabs(qz)));
-  if (!(scale > 0)) throw std::invalid_argument("quaternion is zero");
-  const double sw = qw / scale, sx = qx / scale, sy = qy / scale, sz = qz / scale;
-  const double n = std::sqrt(sw * sw + sx * sx + sy * sy + sz * sz);  // in [1, 2]
-  const double w = sw / n, x = sx / n, y = sy / n, z = sz / n;
+  double w = qw, x = qx, y = qy, z = qz;
+  const auto divide_by = [&](double d) {
+    w /= d;
+    x /= d;
+    y /= d;
+    z /= d;
+  };
+  const double n2 = qw * qw + qx * qx + qy * qy + qz * qz;
+  if (std::isfinite(n2) && n2 >= 0x1p-1000) {
+    divide_by(std::sqrt(n2));
+  } else {
+    // The squared norm overflowed (1e300) or lost its precision (1e-300): scaled by the largest
+    // component first, so every finite non-zero quaternion normalizes.
+    const double scale =
+        std::fmax(std::fmax(std::fabs(qw), std::fabs(qx)), std::fmax(std::fabs(qy), std::fabs(qz)));
+    if (!(scale > 0)) throw std::invalid_argument("quaternion is zero");
+    divide_by(scale);
+    divide_by(std::sqrt(w * w + x * x + y * y + z * z));  // a norm in [1, 2]
+  }
   Pose p;
   p.r = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
          2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),

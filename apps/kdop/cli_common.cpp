@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -108,10 +109,11 @@ CLI::Validator non_empty() {
 CLI::Validator finite_non_negative() {
   return CLI::Validator(
       [](const std::string& value) {
-        double v = 0;
-        const char* last = value.data() + value.size();
-        const auto [ptr, ec] = std::from_chars(value.data(), last, v);
-        if (ec != std::errc() || ptr != last || !std::isfinite(v) || v < 0) {
+        // strtod, unlike from_chars, takes a leading '+' and reads 1e-400 as 0 (the "C" locale:
+        // kdop never sets another).
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v) || v < 0) {
           return "expected a finite number >= 0, got '" + value + "'";
         }
         return std::string();

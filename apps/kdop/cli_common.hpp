@@ -44,7 +44,7 @@ CLI::Validator finite_non_negative();
 
 // A file an option names. Outputs are checked against inputs and each other before any work:
 // `--out` naming the pose file, a mesh or the other output would destroy it. "-" (standard
-// input or output) and empty (not given) are skipped.
+// input) and empty (not given) are skipped. A symbolic link to an input counts as the input.
 struct NamedPath {
   std::string option, path;
 };

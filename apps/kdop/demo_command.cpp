@@ -39,7 +39,8 @@ CLI::App* add_demo_command(CLI::App& app, DemoArgs& args) {
       ->capture_default_str();
   add_build_options(*cmd, args.build);
   cmd->add_flag("--json", args.json, "Print the final table as one JSON object");
-  cmd->add_option("--out,-o", args.out, "Write the final table to this file instead of stdout");
+  cmd->add_option("--out,-o", args.out, "Write the final table to this file instead of stdout")
+      ->check(non_empty());
   cmd->add_subcommand("nc",
                       "Built-in NC job: a part with a pocket, a clamp and a jaw, a 10 mm end mill "
                       "and a program with one rapid into the stock, one gouge and one holder "

@@ -28,15 +28,21 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
       "holder/shank collisions, rapids into material and gouges; --moves writes the expanded "
       "move list. Exit 0: nothing found, 1: findings, 2: usage or input error "
       "(file: line N: why), 130: interrupted.");
-  cmd->add_option("--program", args.program, "G-code program (.nc, .ngc, .tap, ...)")->required();
+  cmd->add_option("--program", args.program, "G-code program (.nc, .ngc, .tap, ...)")
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--setup", args.setup,
-                  "Setup JSON: stock, part, fixtures, tolerance, tools, work offsets");
-  cmd->add_option("--tools", args.tools, "Tool library JSON or .camotics (default: the setup's)");
+                  "Setup JSON: stock, part, fixtures, tolerance, tools, work offsets")
+      ->check(non_empty());
+  cmd->add_option("--tools", args.tools, "Tool library JSON or .camotics (default: the setup's)")
+      ->check(non_empty());
   cmd->add_option("--tolerance", args.tolerance, "Gouge tolerance, mm (default: the setup's)")
       ->check(finite_non_negative());
-  cmd->add_option("--out", args.out, "Findings report: .json or .csv (written atomically)");
+  cmd->add_option("--out", args.out, "Findings report: .json or .csv (written atomically)")
+      ->check(non_empty());
   cmd->add_option("--plot", args.plot,
-                  "Plot, .svg or .png: plan view of the setup, tool path and findings; tip z and "
+                  "Plot, .svg or .png: plan view of the setup, tool path and "
+                  "findings->check(non_empty()); tip z and "
                   "findings along the program");
   cmd->add_option("--stock-cell", args.stock_cell,
                   "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
@@ -53,7 +59,7 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   cmd->add_option("--moves", args.moves,
                   "Expanded moves as CSV: line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,dir,turns,"
-                  "tool,tool_length,block; written atomically");
+                  "tool,tool_length,block->check(non_empty()); written atomically");
   return cmd;
 }
 
@@ -192,7 +198,7 @@ int run_nc(const NcArgs& args) {
     throw InputError(args.setup +
                      ": no \"tools\" given; name a tool library there or with --tools");
   }
-  check_outputs_distinct({{"the setup's tool library", tools_path}}, outputs);
+  check_outputs_distinct({{"--setup tool library", tools_path}}, outputs);
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
   NcSetup machine = machine_setup(setup, tools);

@@ -26,10 +26,12 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
   cmd->add_option("--scene", args.scene,
                   "Scene JSON: environment meshes (name, mesh, optional pose), objects (name, "
                   "mesh, optional padding), allow (pairs never checked)")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--trajectory", args.trajectory,
                   "Waypoints: CSV with header t,object,tx,ty,tz,qw,qx,qy,qz, or JSON "
-                  "{\"objects\": {\"name\": [{\"t\": .., \"pose\": [7 numbers]}]}}; between "
+                  "{\"objects\": {\"name\": [{\"t\": .., \"pose\": [7 "
+                  "numbers]}]}}->check(non_empty()); between "
                   "waypoints translation is linear and rotation is slerp")
       ->required();
   cmd->add_flag("--continuous", args.continuous,
@@ -53,15 +55,18 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
   cmd->add_option("--bv", args.build.bv,
-                  "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18)");
+                  "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18)")
+      ->check(non_empty());
   cmd->add_option("--object-leaf", args.build.object_leaf,
                   "Object leaf size tau (default: 8; smaller leaves suit distance queries)")
       ->check(CLI::Range(1u, 1000000u));
   cmd->add_option("--out,-o", args.out,
-                  "Report, .json (segments, waypoints, summary) or .csv (segments); written "
+                  "Report, .json (segments, waypoints, summary) or .csv "
+                  "(segments)->check(non_empty()); written "
                   "atomically");
   cmd->add_option("--plot", args.plot,
-                  "Plot of query time and least distance along the path, .svg or .png");
+                  "Plot of query time and least distance along the path, .svg or .png")
+      ->check(non_empty());
   cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   return cmd;
 }
@@ -123,8 +128,8 @@ int run_path(const PathArgs& args) {
   const Trajectory trajectory = read_trajectory(args.trajectory);
   std::vector<NamedPath> inputs{{"--scene", args.scene}, {"--trajectory", args.trajectory}};
   for (const SceneEnvironmentMesh& m : scene.environment)
-    inputs.push_back({"a --scene mesh", m.mesh});
-  for (const SceneObject& o : scene.objects) inputs.push_back({"a --scene mesh", o.mesh});
+    inputs.push_back({"--scene mesh", m.mesh});
+  for (const SceneObject& o : scene.objects) inputs.push_back({"--scene mesh", o.mesh});
   check_outputs_distinct(inputs, {{"--out", args.out}, {"--plot", args.plot}});
   // Without --bv, hierarchy files in the scene fix the type (the first one found).
   if (!bv_given(args.build)) {

@@ -694,6 +694,9 @@ check "empty env path" 2 "$kdop" batch --env "" --object cube.obj --poses poses.
 check "nan clearance" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --clearance nan -q
 expect "nan clearance says so" grep -q "^kdop: --clearance: expected a finite number >= 0, got 'nan'" err.txt
 check "negative clearance" 2 "$kdop" check --env cube.obj --object cube.obj --clearance -1
+check "clearance with a plus sign" 1 "$kdop" check --env cube.obj --object cube.obj --clearance +0.5
+check "empty nc program" 2 "$kdop" nc --program "" --moves moves.csv
+check "empty path scene" 2 "$kdop" path --scene "" --trajectory none.csv
 expect "negative clearance message is short" test "$(wc -c <err.txt)" -lt 120
 check "k and bv together" 2 "$kdop" check --env cube.obj --object cube.obj --k 6 --bv kdop18
 expect "k and bv together says so" grep -q "excludes" err.txt
