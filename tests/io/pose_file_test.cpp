@@ -175,6 +175,8 @@ TEST(PoseCsv, RowErrors) {
             "poses: line 2: quoted fields are not supported (found '\"')");
   EXPECT_EQ(csv_error(h + std::string("a\0b,0,0,0,1,0,0,0\n", 18)),
             "poses: line 2: NUL byte in the line");
+  EXPECT_EQ(csv_error("pose_id,tx,ty,tz,qw,qx,qy,qz\ra,0,0,0,1,0,0,0\r"),
+            "poses: line 1: carriage return inside the line (lines must end with LF or CRLF)");
   // Control bytes in a bad token are escaped so the message stays on one line.
   EXPECT_EQ(csv_error(h + "a,0,0,0,1,0,0,\x01\x7f\n"),
             "poses: line 2: column qz: expected a number, got '\\x01\\x7f'");
