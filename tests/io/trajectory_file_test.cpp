@@ -118,6 +118,8 @@ TEST(TrajectoryCsv, HeaderErrors) {
               HasSubstr("traj.csv: line 1: header: column 4: unknown column ''"));
   EXPECT_THAT(csv_error("\"t\",object,tx,ty,tz,qw,qx,qy,qz\n"),
               HasSubstr("traj.csv: line 1: quoted fields are not supported"));
+  EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\r0,box,0,0,0,1,0,0,0\r"),
+              HasSubstr("traj.csv: line 1: carriage return inside the line"));
 }
 
 TEST(TrajectoryCsv, RowErrors) {
