@@ -334,6 +334,9 @@ class NpyDictParser {
       if (seen[k]) fail_at(key_at, "duplicate key " + text::quote(key));
       seen[k] = true;
       if (k == 0) {
+        if (pos_ < text_.size() && text_[pos_] == '[') {
+          fail("unsupported dtype: a structured array (expected '<f8', little-endian float64)");
+        }
         dict.descr = std::string(string());
         dict.descr_at = value_at;
       } else if (k == 1) {

@@ -386,6 +386,9 @@ TEST(PoseNpy, HeaderErrors) {
             "poses: byte 20: unsupported dtype '<f4' (expected '<f8', little-endian float64)");
   EXPECT_EQ(npy_error(npy_header(npy_dict("(2, 7)", "'>f8'")) + body),
             "poses: byte 20: unsupported dtype '>f8' (expected '<f8', little-endian float64)");
+  EXPECT_EQ(npy_error(npy_header(npy_dict("(2,)", "[('a', '<f8')]")) + body),
+            "poses: byte 20: unsupported dtype: a structured array (expected '<f8', "
+            "little-endian float64)");
   EXPECT_EQ(npy_error(npy_header(npy_dict("(2, 7)", "'<f8'", "True")) + body),
             "poses: byte 44: fortran_order True is not supported (expected C order)");
   EXPECT_THAT(npy_error(npy_header(npy_dict("(7, 2)")) + body),
