@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -120,9 +121,11 @@ StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t m
   const double nx = std::ceil((box.hi.x - box.lo.x) / cell);
   const double ny = std::ceil((box.hi.y - box.lo.y) / cell);
   if (nx * ny > static_cast<double>(max_cells)) {
-    throw std::invalid_argument("stock height field: cells of " + std::to_string(cell) +
-                                " mm make " + std::to_string(nx * ny) + " cells, more than " +
-                                std::to_string(max_cells));
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "stock height field: cells of %.3g mm would make %.3g cells, more than %llu",
+                  cell, nx * ny, static_cast<unsigned long long>(max_cells));
+    throw std::invalid_argument(text);
   }
   StockHeightField f;
   f.x0 = box.lo.x;

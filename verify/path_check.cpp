@@ -146,12 +146,15 @@ class PathChecker {
              options.clearance + scene.objects[i].padding + scene.objects[j].padding});
       }
     }
-    for (const std::string& name : trajectory.objects) {
+    for (std::size_t k = 0; k < trajectory.objects.size(); ++k) {
+      const std::string& name = trajectory.objects[k];
       bool known = false;
       for (const SceneObject& o : scene.objects) known = known || o.name == name;
       if (!known) {
-        throw std::invalid_argument("trajectory " + trajectory.file + " moves object '" + name +
-                                    "', which scene " + scene.file + " does not have");
+        const std::uint64_t line = trajectory.paths[k].front().line;  // 0: a JSON file
+        throw std::invalid_argument(
+            trajectory.file + (line != 0 ? ": line " + std::to_string(line) : "") +
+            ": moves object '" + name + "', which scene " + scene.file + " does not have");
       }
     }
   }

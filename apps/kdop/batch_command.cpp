@@ -122,7 +122,7 @@ int run_batch(const BatchArgs& args) {
   }
   std::vector<NamedPath> inputs{{"--env", args.env}, {"--poses", args.poses}};
   for (const NamedObject& o : named) inputs.push_back({"--object", o.file});
-  check_outputs_distinct(inputs, {{"--out", args.out}, {"--pairs", args.pairs}});
+  check_outputs(inputs, {{"--out", args.out}, {"--pairs", args.pairs}});
   // Open the inputs (and check the pose file's header) before any work.
   PoseReader reader(args.poses, names);
   const ResultFormat format =

@@ -40,7 +40,7 @@ int run_build(const BuildArgs& args) {
   if (args.role != "env" && args.role != "object") {
     throw InputError("--role: expected env or object, got '" + args.role + "'");
   }
-  check_outputs_distinct({{"--mesh", args.mesh}}, {{"--out", args.out}});
+  check_outputs({{"--mesh", args.mesh}}, {{"--out", args.out}});
   const bool object = args.role == "object";
   const PairConfig pair = make_pair_config(args.build);
   BuildConfig config = object ? pair.object : pair.environment;

@@ -122,7 +122,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
 
 int run_check(const CheckArgs& args) {
   const PairConfig config = make_pair_config(args.build);
-  check_outputs_distinct({{"--env", args.env}, {"--object", args.object}}, {{"--out", args.out}});
+  check_outputs({{"--env", args.env}, {"--object", args.object}}, {{"--out", args.out}});
   const Pose pose = !args.matrix.empty()
                         ? parse_matrix_option(args.matrix)
                         : (!args.pose.empty() ? parse_pose_option(args.pose) : Pose{});

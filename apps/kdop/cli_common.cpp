@@ -106,19 +106,36 @@ CLI::Validator non_empty() {
       "NOT EMPTY");
 }
 
+namespace {
+
+// A finite number, parsed with strtod: unlike from_chars it takes a leading '+' and reads 1e-400
+// as 0 (in the "C" locale; kdop never sets another).
+bool finite_number(const std::string& value, double& v) {
+  char* end = nullptr;
+  v = std::strtod(value.c_str(), &end);
+  return !value.empty() && end == value.c_str() + value.size() && std::isfinite(v);
+}
+
+}  // namespace
+
 CLI::Validator finite_non_negative() {
   return CLI::Validator(
       [](const std::string& value) {
-        // strtod, unlike from_chars, takes a leading '+' and reads 1e-400 as 0 (the "C" locale:
-        // kdop never sets another).
-        char* end = nullptr;
-        const double v = std::strtod(value.c_str(), &end);
-        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v) || v < 0) {
-          return "expected a finite number >= 0, got '" + value + "'";
-        }
-        return std::string();
+        double v = 0;
+        if (finite_number(value, v) && v >= 0) return std::string();
+        return "expected a finite number >= 0, got '" + value + "'";
       },
       "NUMBER >= 0");
+}
+
+CLI::Validator finite_positive() {
+  return CLI::Validator(
+      [](const std::string& value) {
+        double v = 0;
+        if (finite_number(value, v) && v > 0) return std::string();
+        return "expected a finite number > 0, got '" + value + "'";
+      },
+      "NUMBER > 0");
 }
 
 namespace {
@@ -145,11 +162,16 @@ bool names_a_file(const NamedPath& p) {
 
 }  // namespace
 
-void check_outputs_distinct(const std::vector<NamedPath>& inputs,
-                            const std::vector<NamedPath>& outputs) {
+void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const NamedPath& out = outputs[i];
     if (!names_a_file(out)) continue;
+    const std::filesystem::path folder = std::filesystem::path(out.path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+      throw InputError(out.option + ": " + out.path + ": folder " + folder.string() +
+                       " does not exist");
+    }
     for (const NamedPath& in : inputs) {
       if (names_a_file(in) && same_file(out.path, in.path)) {
         throw InputError(out.option + ": " + out.path + " is the " + in.option +

@@ -37,19 +37,21 @@ Pose parse_pose_option(const std::string& text);
 Pose parse_matrix_option(const std::string& text);
 
 // Option validators with one-line messages: a value that is not empty (CLI11 would otherwise take
-// `--pose ""` as not given), and a finite number >= 0 (CLI::NonNegativeNumber lets NaN through
-// and prints its range with DBL_MAX in full).
+// `--pose ""` as not given), and a finite number >= 0 or > 0 (CLI::NonNegativeNumber lets NaN
+// through, and both it and CLI::PositiveNumber print their range with DBL_MAX in full).
 CLI::Validator non_empty();
 CLI::Validator finite_non_negative();
+CLI::Validator finite_positive();
 
-// A file an option names. Outputs are checked against inputs and each other before any work:
-// `--out` naming the pose file, a mesh or the other output would destroy it. "-" (standard
-// input) and empty (not given) are skipped. A symbolic link to an input counts as the input.
+// A file an option names. Outputs are checked before any work, so a run that cannot write them
+// fails at once and leaves none: each must be in an existing folder, and none may name an input
+// or another output (`--out` naming the pose file, a mesh or the other output would destroy it).
+// "-" (standard input) and empty (not given) are skipped. A symbolic link to an input counts as
+// the input.
 struct NamedPath {
   std::string option, path;
 };
-void check_outputs_distinct(const std::vector<NamedPath>& inputs,
-                            const std::vector<NamedPath>& outputs);
+void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
 // --plot's file name, checked before any work: .svg or .png (any case), else InputError.
 void check_plot_option(const std::string& path);

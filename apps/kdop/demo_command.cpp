@@ -159,6 +159,7 @@ Pose flight_pose(const Flight& f) {
 
 int run_demo(const DemoArgs& args) {
   if (args.nc) return run_demo_nc();
+  check_outputs({}, {{"--out", args.out}});
   const PairConfig config = make_pair_config(args.build);
   if (args.mode != "first" && args.mode != "all") {
     throw InputError("--mode: expected first or all, got '" + args.mode + "'");

@@ -47,7 +47,7 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   cmd->add_option("--stock-cell", args.stock_cell,
                   "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
                   "smaller cells cost time and judge rapids closer to walls)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_positive());
   cmd->add_option("--max-memory", args.max_memory,
                   "Refuse programs whose expanded moves would need more memory than this (bytes, "
                   "or with K, M or G; default: the memory available, MemAvailable)");
@@ -55,7 +55,8 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "The tool in the spindle when the program starts, for programs that rely on a "
                   "preloaded tool (default: the setup's \"initial_tool\"; 0: empty)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{2147483647}));
-  cmd->add_option("--threads", args.threads, "Worker threads (0: all)");
+  cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")
+      ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   cmd->add_option("--moves", args.moves,
                   "Expanded moves as CSV: line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,dir,turns,"
@@ -176,8 +177,8 @@ int run_nc(const NcArgs& args) {
   if (!args.plot.empty()) check_plot_option(args.plot);
   const std::vector<NamedPath> outputs{
       {"--moves", args.moves}, {"--out", args.out}, {"--plot", args.plot}};
-  check_outputs_distinct(
-      {{"--program", args.program}, {"--setup", args.setup}, {"--tools", args.tools}}, outputs);
+  check_outputs({{"--program", args.program}, {"--setup", args.setup}, {"--tools", args.tools}},
+                outputs);
   if (args.setup.empty()) {
     if (!args.out.empty() || !args.plot.empty() || !args.tools.empty() || args.tolerance >= 0 ||
         args.stock_cell > 0 || args.tool >= 0) {
@@ -198,7 +199,7 @@ int run_nc(const NcArgs& args) {
     throw InputError(args.setup +
                      ": no \"tools\" given; name a tool library there or with --tools");
   }
-  check_outputs_distinct({{"--setup tool library", tools_path}}, outputs);
+  check_outputs({{"--setup tool library", tools_path}}, outputs);
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
   NcSetup machine = machine_setup(setup, tools);
@@ -207,10 +208,6 @@ int run_nc(const NcArgs& args) {
       read_gcode_program(args.program, machine, nc_limits(memory_budget(args.max_memory)));
   const double parse_s = std::chrono::duration<double>(Clock::now() - parse_start).count();
   require_a_tool(program, setup.file);
-  if (!args.moves.empty()) {
-    register_output_file(args.moves);
-    write_nc_moves_csv(program, args.moves);
-  }
 
   NcCheckOptions options;
   options.tolerance = args.tolerance;
@@ -236,6 +233,11 @@ int run_nc(const NcArgs& args) {
     return kExitInterrupted;
   }
   report->summary.parse_s = parse_s;
+  // Every output is written once the check has ended: an error or an interrupt leaves none.
+  if (!args.moves.empty()) {
+    register_output_file(args.moves);
+    write_nc_moves_csv(program, args.moves);
+  }
   if (!args.out.empty()) {
     register_output_file(args.out);
     write_nc_report(*report, args.out);

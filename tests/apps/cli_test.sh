@@ -389,9 +389,21 @@ check "path missing scene" 2 "$kdop" path --scene path/none.json --trajectory pa
 check "path bad extension" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --out path/out.txt
 check "path bad plot extension" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --plot path/out.pdf
 check "path obb rejected" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --bv obb
-printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,ghost,0,0,0,1,0,0,0\n' >path/ghost.csv
+printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,box,0,0,0,1,0,0,0\n0,ghost,0,0,0,1,0,0,0\n' >path/ghost.csv
 check "path unknown object" 2 "$kdop" path --scene path/scene.json --trajectory path/ghost.csv
-expect "path unknown object named" grep -q "ghost" err.txt
+expect "path unknown object named with its line" grep -q "^kdop: path/ghost.csv: line 3: moves object 'ghost'" err.txt
+# Work that cannot fit is refused before it starts: --step samples beyond the memory available,
+# and a motion that overflows between two finite waypoints.
+printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,box,0,0,0,1,0,0,0\n1e15,box,1,0,0,1,0,0,0\n' >path/long.csv
+check "path step beyond memory" 2 timeout 20 "$kdop" path --scene path/scene.json --trajectory path/long.csv --step 1
+expect "path step beyond memory says so" grep -q "^kdop: --step: path/long.csv would take about 1e+15 samples" err.txt
+printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,box,-1e308,0,0,1,0,0,0\n1,box,1e308,0,0,1,0,0,0\n' >path/overflow.csv
+check "path motion overflow" 2 "$kdop" path --scene path/scene.json --trajectory path/overflow.csv --step 0.25
+expect "path motion overflow names the line" grep -q "^kdop: path/overflow.csv: line 3: the motion" err.txt
+check "path plot in a missing folder" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --out path/early.json --plot path/nodir/p.svg
+expect "path plot in a missing folder: no report either" test ! -e path/early.json
+check "path time tolerance 0" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --time-tolerance 0
+expect "path time tolerance message is short" test "$(wc -c <err.txt)" -lt 120
 printf 't,object,tx,ty,tz,qw,qx,qy,qz\n1,box,0,0,0,1,0,0,0\n0,box,0,0,0,1,0,0,0\n' >path/back.csv
 check "path time going back" 2 "$kdop" path --scene path/scene.json --trajectory path/back.csv
 expect "path time error names the line" grep -q "line 3" err.txt
@@ -459,6 +471,10 @@ check "nc without --moves" 2 "$kdop" nc --program nc/part.ngc
 expect "nc says --setup" grep -q -- "--setup" err.txt
 check "nc missing program" 2 "$kdop" nc --program nc/none.ngc --moves nc/x.csv
 check "nc bad extension" 2 "$kdop" nc --program nc/part.ngc --moves nc/x.txt
+printf 'G21 G90\rG0 X10\rY20\r' >nc/cr.ngc
+check "nc CR-only line endings" 2 "$kdop" nc --program nc/cr.ngc --moves nc/cr.csv
+expect "nc CR-only line endings named" grep -q "^kdop: nc/cr.ngc: line 1: carriage return inside the line" err.txt
+expect "nc CR-only: no moves file" test ! -e nc/cr.csv
 
 # kdop nc --setup: the example job (examples/nc) has one rapid into the stock, one 0.5 mm gouge
 # and the holder running into a jaw.
@@ -480,6 +496,10 @@ expect "nc mesh stock summary" grep -q '"stock_model":"height_field","stock_cell
 check "nc stock cell" 0 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0.2
 expect "nc stock cell used" grep -q "height field, 0.2 mm cells" out.txt
 check "nc stock cell needs setup" 2 "$kdop" nc --program ncx/face_then_rapid.nc --moves ncx/m.csv --stock-cell 0.2
+# Every output waits for the check to end, and a folder that does not exist fails before it.
+check "nc out in a missing folder" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --moves ncx/early.csv --out ncx/nodir/r.json
+expect "nc out in a missing folder: no moves either" test ! -e ncx/early.csv
+check "nc threads out of range" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --threads 100000000
 # A canned cycle that would expand past the memory budget is refused before it expands (found by
 # the G-code fuzzer as an out-of-memory kill).
 printf 'G21 G90\nG83 X4 Y1 Z-9 R9199999. Q0.9 F100\n' > ncx/huge_cycle.nc

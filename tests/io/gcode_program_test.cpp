@@ -330,6 +330,7 @@ TEST(GcodeProgram, ErrorsNameTheLine) {
   };
   const Case cases[] = {
       {"G0 X1\nG1 X\n", 2, "expected a number after X"},
+      {"G0 X1\nG21 G90\rG0 X10\rY20\r\n", 2, "carriage return inside the line"},
       {"G0 X1\nG1 X-\n", 2, "expected a number after X"},
       {"G0\nG0 G1 X1\n", 2, "two G codes of one modal group (motion)"},
       {"G0\nG20 G21\n", 2, "modal group (units)"},
