@@ -120,6 +120,13 @@ class SceneReader : private json::Checks {
       fail(path, text::quote(names[0]) + " and " + text::quote(names[1]) +
                      " are both environment meshes, which are never checked against each other");
     }
+    for (std::size_t j = 0; j < scene_.allow.size(); ++j) {
+      const auto& [a, b] = scene_.allow[j];
+      if ((a == names[0] && b == names[1]) || (a == names[1] && b == names[0])) {
+        fail(path, "the pair " + text::quote(names[0]) + ", " + text::quote(names[1]) +
+                       " is already allowed at " + path_index("allow", j));
+      }
+    }
     scene_.allow.emplace_back(std::move(names[0]), std::move(names[1]));
   }
 

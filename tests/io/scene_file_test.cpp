@@ -286,6 +286,9 @@ TEST_F(SceneFile, AllowErrors) {
                         "objects)"));
   EXPECT_THAT(with_allow(R"([["box", "box"]])"),
               HasSubstr("scene.json: allow[0]: names 'box' twice"));
+  EXPECT_THAT(with_allow(R"([["box", "plate"], ["plate", "box"]])"),
+              HasSubstr("scene.json: allow[1]: the pair 'plate', 'box' is already allowed at "
+                        "allow[0]"));
   EXPECT_THAT(with_allow(R"([["plate", "table"]])"),
               HasSubstr("scene.json: allow[0]: 'plate' and 'table' are both environment meshes"));
 }
