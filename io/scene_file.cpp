@@ -10,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 #include "io/io_error.hpp"
 #include "io/json_document.hpp"
@@ -120,12 +121,11 @@ class SceneReader : private json::Checks {
       fail(path, text::quote(names[0]) + " and " + text::quote(names[1]) +
                      " are both environment meshes, which are never checked against each other");
     }
-    for (std::size_t j = 0; j < scene_.allow.size(); ++j) {
-      const auto& [a, b] = scene_.allow[j];
-      if ((a == names[0] && b == names[1]) || (a == names[1] && b == names[0])) {
-        fail(path, "the pair " + text::quote(names[0]) + ", " + text::quote(names[1]) +
-                       " is already allowed at " + path_index("allow", j));
-      }
+    const auto key = std::minmax(names[0], names[1]);
+    const auto [it, added] = allow_index_.try_emplace({key.first, key.second}, scene_.allow.size());
+    if (!added) {
+      fail(path, "the pair " + text::quote(names[0]) + ", " + text::quote(names[1]) +
+                     " is already allowed at " + path_index("allow", it->second));
     }
     scene_.allow.emplace_back(std::move(names[0]), std::move(names[1]));
   }
@@ -192,6 +192,7 @@ class SceneReader : private json::Checks {
   const std::string& base_dir_;
   Scene scene_;
   std::map<std::string, Item> items_;  // every name given so far
+  std::map<std::pair<std::string, std::string>, std::size_t> allow_index_;  // pair (sorted): index
 };
 
 }  // namespace
