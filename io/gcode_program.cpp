@@ -139,11 +139,7 @@ class Interpreter {
       line_ = lines.line();
       line_text_ = lines.rest();
       block_index_ = -1;
-      // A carriage return left inside a line: the file breaks lines with CR alone (old Mac),
-      // which would run its blocks together as one.
-      if (line_text_.find('\r') != std::string_view::npos) {
-        fail("carriage return inside the line (lines must end with LF or CRLF)");
-      }
+      if (text::has_bare_carriage_return(line_text_)) fail(text::kBareCarriageReturn);
       gcode::lex_line(line_text_, program_.file, line_, lex_limits, lexed);
       if (lexed.percent) {
         if (seen_content) break;  // the closing '%': nothing after it is read

@@ -221,10 +221,7 @@ class CsvPoses {
     }
     // A NUL would be copied into pose_id and from there raw into CSV results.
     if (line.find('\0') != std::string_view::npos) fail("NUL byte in the line");
-    // A carriage return left inside a line: the file breaks lines with CR alone (old Mac).
-    if (line.find('\r') != std::string_view::npos) {
-      fail("carriage return inside the line (lines must end with LF or CRLF)");
-    }
+    if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
     fields_.clear();
     for (;;) {
       const std::size_t comma = line.find(',');

@@ -89,6 +89,15 @@ inline std::string_view without_plus(std::string_view tok) {
   return tok;
 }
 
+// A carriage return left in a line once its ending (LF, or CRLF) is taken off: the file breaks its
+// lines with CR alone (old Mac), which would run them together as one. The readers refuse it
+// with kBareCarriageReturn.
+inline bool has_bare_carriage_return(std::string_view line) {
+  return line.find('\r') != std::string_view::npos;
+}
+inline constexpr const char* kBareCarriageReturn =
+    "carriage return inside the line (lines must end with LF or CRLF)";
+
 // True if the whole token is a number (NaN and Inf included; callers decide about those).
 inline bool parse_double(std::string_view tok, double& value) {
   tok = without_plus(tok);

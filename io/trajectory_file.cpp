@@ -129,12 +129,8 @@ class CsvTrajectory {
       if (line.find('"') != std::string_view::npos) {
         fail("quoted fields are not supported (found '\"')");
       }
-      // Text after a carriage return: the file breaks lines with CR alone (old Mac).
-      const std::size_t cr = line.find('\r');
-      if (cr != std::string_view::npos &&
-          line.find_first_not_of(" \t\r\v\f", cr) != std::string_view::npos) {
-        fail("carriage return inside the line (lines must end with LF or CRLF)");
-      }
+      // `line` is trimmed, so a carriage return left in it has text after it.
+      if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
       field_count_ = 0;
       for (std::string_view rest = line;;) {
         const std::size_t comma = rest.find(',');
