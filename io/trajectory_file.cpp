@@ -59,6 +59,15 @@ bool normalize(std::array<double, 4>& q) {
   return true;
 }
 
+// The motion from waypoint a to b is finite: far-apart finite waypoints (-1e308, 1e308) can still
+// overflow in between, where motions interpolate.
+bool finite_motion(const Waypoint& a, const Waypoint& b) {
+  bool finite = std::isfinite(b.t - a.t);
+  for (int k = 0; k < 3; ++k) finite = finite && std::isfinite(b.translation[k] - a.translation[k]);
+  return finite;
+}
+constexpr const char* kMotionOverflows = "the motion from the waypoint before overflows a double";
+
 // Collects waypoints per object, objects in order of first appearance.
 class TrajectoryBuilder {
  public:
@@ -189,6 +198,7 @@ class CsvTrajectory {
            number_text(path.back().t) + " of object " + text::quote(object) + " (line " +
            std::to_string(path.back().line) + ")");
     }
+    if (!path.empty() && !finite_motion(path.back(), w)) fail(kMotionOverflows);
     path.push_back(w);
   }
 
@@ -246,6 +256,8 @@ class JsonTrajectory : private json::Checks {
                "t " + number_text(path[i].t) + " is not greater than the previous t " +
                    number_text(path[i - 1].t) + " (" + path_index(at, i - 1) + ")");
         }
+        if (i > 0 && !finite_motion(path[i - 1], path[i]))
+          fail(path_index(at, i), kMotionOverflows);
       }
     }
     return builder_.take();

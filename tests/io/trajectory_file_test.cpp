@@ -120,6 +120,9 @@ TEST(TrajectoryCsv, HeaderErrors) {
               HasSubstr("traj.csv: line 1: quoted fields are not supported"));
   EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\r0,box,0,0,0,1,0,0,0\r"),
               HasSubstr("traj.csv: line 1: carriage return inside the line"));
+  EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\n0,box,-1e308,0,0,1,0,0,0\n"
+                        "1,box,1e308,0,0,1,0,0,0\n"),
+              HasSubstr("traj.csv: line 3: the motion from the waypoint before overflows"));
 }
 
 TEST(TrajectoryCsv, RowErrors) {
@@ -240,6 +243,10 @@ TEST(TrajectoryJson, WaypointErrors) {
   EXPECT_THAT(with(R"({"t": 0, "pose": [0, 0, 0, 1, 0, 0, 0]})"),
               HasSubstr("traj.json: objects.box[1].t: t 0 is not greater than the previous t 0 "
                         "(objects.box[0])"));
+  EXPECT_THAT(
+      json_error(R"({"objects": {"box": [{"t": 0, "pose": [-1e308, 0, 0, 1, 0, 0, 0]},
+                             {"t": 1, "pose": [1e308, 0, 0, 1, 0, 0, 0]}]}})"),
+      HasSubstr("traj.json: objects.box[1]: the motion from the waypoint before overflows"));
   EXPECT_THAT(json_error(R"({"objects": {"my box": [)" + ok + R"({"t": -2.5,
                           "pose": [0, 0, 0, 1, 0, 0, 0]}]}})"),
               HasSubstr("traj.json: objects['my box'][1].t: t -2.5 is not greater than the "
