@@ -108,34 +108,29 @@ CLI::Validator non_empty() {
 
 namespace {
 
-// A finite number, parsed with strtod: unlike from_chars it takes a leading '+' and reads 1e-400
-// as 0 (in the "C" locale; kdop never sets another).
-bool finite_number(const std::string& value, double& v) {
-  char* end = nullptr;
-  v = std::strtod(value.c_str(), &end);
-  return !value.empty() && end == value.c_str() + value.size() && std::isfinite(v);
+// A finite number >= 0 (or > 0), parsed with strtod: unlike from_chars it takes a leading '+' and
+// reads 1e-400 as 0 (in the "C" locale; kdop never sets another).
+CLI::Validator finite_validator(bool zero_allowed) {
+  const std::string bound = zero_allowed ? ">= 0" : "> 0";
+  return CLI::Validator(
+      [zero_allowed, bound](const std::string& value) {
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        const bool number = !value.empty() && end == value.c_str() + value.size();
+        if (number && std::isfinite(v) && (v > 0 || (zero_allowed && v == 0))) return std::string();
+        return "expected a finite number " + bound + ", got '" + value + "'";
+      },
+      "NUMBER " + bound);
 }
 
 }  // namespace
 
 CLI::Validator finite_non_negative() {
-  return CLI::Validator(
-      [](const std::string& value) {
-        double v = 0;
-        if (finite_number(value, v) && v >= 0) return std::string();
-        return "expected a finite number >= 0, got '" + value + "'";
-      },
-      "NUMBER >= 0");
+  return finite_validator(true);
 }
 
 CLI::Validator finite_positive() {
-  return CLI::Validator(
-      [](const std::string& value) {
-        double v = 0;
-        if (finite_number(value, v) && v > 0) return std::string();
-        return "expected a finite number > 0, got '" + value + "'";
-      },
-      "NUMBER > 0");
+  return finite_validator(false);
 }
 
 namespace {
