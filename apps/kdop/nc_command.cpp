@@ -41,9 +41,9 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   cmd->add_option("--out", args.out, "Findings report: .json or .csv (written atomically)")
       ->check(non_empty());
   cmd->add_option("--plot", args.plot,
-                  "Plot, .svg or .png: plan view of the setup, tool path and "
-                  "findings->check(non_empty()); tip z and "
-                  "findings along the program");
+                  "Plot, .svg or .png: plan view of the setup, tool path and findings; tip z and "
+                  "findings along the program")
+      ->check(non_empty());
   cmd->add_option("--stock-cell", args.stock_cell,
                   "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
                   "smaller cells cost time and judge rapids closer to walls)")
@@ -60,7 +60,8 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   cmd->add_flag("--quiet,-q", args.quiet, "No progress line and no summary on stderr");
   cmd->add_option("--moves", args.moves,
                   "Expanded moves as CSV: line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,dir,turns,"
-                  "tool,tool_length,block->check(non_empty()); written atomically");
+                  "tool,tool_length,block; written atomically")
+      ->check(non_empty());
   return cmd;
 }
 

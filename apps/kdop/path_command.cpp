@@ -30,10 +30,10 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
       ->check(non_empty());
   cmd->add_option("--trajectory", args.trajectory,
                   "Waypoints: CSV with header t,object,tx,ty,tz,qw,qx,qy,qz, or JSON "
-                  "{\"objects\": {\"name\": [{\"t\": .., \"pose\": [7 "
-                  "numbers]}]}}->check(non_empty()); between "
+                  "{\"objects\": {\"name\": [{\"t\": .., \"pose\": [7 numbers]}]}}; between "
                   "waypoints translation is linear and rotation is slerp")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_flag("--continuous", args.continuous,
                 "Certify every segment: free (proved), collides (first contact time) or "
                 "undecided");
@@ -61,9 +61,9 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
                   "Object leaf size tau (default: 8; smaller leaves suit distance queries)")
       ->check(CLI::Range(1u, 1000000u));
   cmd->add_option("--out,-o", args.out,
-                  "Report, .json (segments, waypoints, summary) or .csv "
-                  "(segments)->check(non_empty()); written "
-                  "atomically");
+                  "Report, .json (segments, waypoints, summary) or .csv (segments); written "
+                  "atomically")
+      ->check(non_empty());
   cmd->add_option("--plot", args.plot,
                   "Plot of query time and least distance along the path, .svg or .png")
       ->check(non_empty());

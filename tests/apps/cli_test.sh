@@ -717,6 +717,12 @@ check "negative clearance" 2 "$kdop" check --env cube.obj --object cube.obj --cl
 check "clearance with a plus sign" 1 "$kdop" check --env cube.obj --object cube.obj --clearance +0.5
 check "empty nc program" 2 "$kdop" nc --program "" --moves moves.csv
 check "empty path scene" 2 "$kdop" path --scene "" --trajectory none.csv
+check "empty path trajectory" 2 "$kdop" path --scene none.json --trajectory ""
+check "empty nc moves" 2 "$kdop" nc --program none.ngc --moves ""
+for command in check batch build demo path nc; do
+  check "$command help" 0 "$kdop" "$command" --help
+  expect "$command help has no code in it" test -z "$(grep -- '->check' out.txt)"
+done
 expect "negative clearance message is short" test "$(wc -c <err.txt)" -lt 120
 check "k and bv together" 2 "$kdop" check --env cube.obj --object cube.obj --k 6 --bv kdop18
 expect "k and bv together says so" grep -q "excludes" err.txt
