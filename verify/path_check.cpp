@@ -525,31 +525,44 @@ class PathChecker {
   // (or within what it moves in an ulp of the time, at large times; e below includes that), so
   // advancement cannot step, and the sample at s + tolerance did not touch. A slow approach
   // (the distance falling far slower than the speed bound) spends longer than the tolerance within
-  // e before touching: samples at s + 2, 4, 8, ... tolerances, each still within e of something,
-  // find the contact, and t_hit = s: never later than the first contact, and the time between is
-  // spent within e (about 2^-40 of the scene's size). A sample that finds everything farther than
-  // e means the objects grazed and parted, which no proof covers: undecided, as is running out
-  // of the stretch or of steps.
+  // e before touching: samples at s + 2, 4, 8, ... tolerances follow the items that stay within e
+  // at every one of them, and a contact with one of those gives t_hit = s: never later than the
+  // first contact, and the time between spent within e (2^-38 of the pair's size and offset).
+  // Anything else is undecided, for no proof covers it: every item farther than e at a sample
+  // (the objects grazed and parted), a contact with an item that was not within e all along (it
+  // may have been touched anywhere since s: a part resting 1e-12 above a table while its arm
+  // swings into a post), running out of the stretch or of steps.
   template <typename Record>
   Outcome within_rounding(std::uint32_t i, const std::vector<char>& mask, double s, double b,
                           const std::vector<double>& speeds, const std::vector<double>& errors,
                           Worker<K>& worker, Record& record, std::uint64_t& steps) {
     const std::vector<Other>& others = others_[i];
     const Outcome undecided{SegmentStatus::undecided, s, -1, {}};
+    // Within what advancement can resolve at the last sample: e, and what the pair moves in two
+    // ulps of the time (at large times steps below an ulp do not advance).
+    auto near = [&](std::size_t k, double at) {
+      const double two_ulps = 2 * (std::nextafter(at, kInf) - at);
+      return mask[k] &&
+             worker.distances[k] - others[k].clearance <= errors[k] + speeds[k] * two_ulps;
+    };
+    // The items within e at every sample so far, from the one at s + tolerance on.
+    std::vector<char> followed(others.size());
+    const double first = std::min(s + options_.time_tolerance, b);
+    for (std::size_t k = 0; k < others.size(); ++k) followed[k] = near(k, first);
     for (double h = 2 * options_.time_tolerance;; h *= 2) {
       if (cancelled() || steps >= options_.max_steps) return undecided;
       const double at = std::min(s + h, b);
       ++steps;
       const Sample probe = sample(i, at, {}, worker, &mask);
       record(at, probe);
-      if (probe.hit >= 0) return Outcome{SegmentStatus::collides, s, probe.hit, probe.hit_pair};
-      // Within what advancement can resolve: e, and what the pair moves in two ulps of the time
-      // (at large times steps below an ulp do not advance).
-      const double two_ulps = 2 * (std::nextafter(at, kInf) - at);
+      if (probe.hit >= 0) {
+        if (!followed[static_cast<std::size_t>(probe.hit)]) return undecided;
+        return Outcome{SegmentStatus::collides, s, probe.hit, probe.hit_pair};
+      }
       bool within = false;
       for (std::size_t k = 0; k < others.size(); ++k) {
-        within = within || (mask[k] && worker.distances[k] - others[k].clearance <=
-                                           errors[k] + speeds[k] * two_ulps);
+        followed[k] = followed[k] && near(k, at);
+        within = within || followed[k];
       }
       if (!within || at >= b) return undecided;
     }

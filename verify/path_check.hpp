@@ -25,11 +25,12 @@
 //   step would be shorter than the time tolerance, one more sample at s + tolerance either
 //   collides (then t_hit = s: the first contact lies in (s, s + tolerance], so t_hit is within
 //   the tolerance of it and never later). If the distance is then within its rounding bound e
-//   (about 2^-40 of the scene's size, plus what the pair moves in two ulps of the time),
-//   advancement cannot step at all: samples at s + 2, 4, 8, ...
-//   tolerances, each still within e of something, go on to the contact (a slow approach), and
-//   t_hit = s, never later than the contact, the time between spent within e; a sample farther
-//   than e from everything (a graze) makes the segment "undecided", as does reaching max_steps.
+//   (2^-38 of the pair's radii plus their offset, plus what the pair moves in two ulps of the
+//   time), advancement cannot step at all: samples at s + 2, 4, 8, ... tolerances follow the
+//   items within e at every one of them to the contact (a slow approach), and t_hit = s, never
+//   later than the contact, the time between spent within e. A contact with any other item, or a
+//   sample farther than e from all the followed ones (a graze), makes the segment "undecided",
+//   as does reaching max_steps.
 //   A segment is never "free" without a proof.
 #include <atomic>
 #include <cstdint>

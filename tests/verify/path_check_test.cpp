@@ -252,6 +252,42 @@ TEST_F(PathCheckTest, SlowApproachWithinRoundingIsFoundNotUndecided) {
   EXPECT_LT(l.segments[0].steps, 20000u);
 }
 
+// Staying within the rounding bound of one item proves nothing about the others: a body resting
+// 1e-12 above a floor while it turns half a revolution stalls advancement on the floor from the
+// start, and its arm swings into a post near t = 0.53. That contact was reported at t = 0 (the
+// stall's start) with the post, 5 units away then. Now: undecided (the floor cannot be
+// certified), or the post's contact itself, never earlier.
+TEST_F(PathCheckTest, StallOnOneItemIsNoContactWithAnother) {
+  Scene scene;
+  scene.file = "scene";
+  const double a = 1.69;
+  const Vec3 post{5 * std::cos(a), 5 * std::sin(a), 0};
+  scene.environment.push_back(
+      {"floor", save("floor", make_box({-20, -20, -1}, {20, 20, 0})), false, Pose{}});
+  scene.environment.push_back(
+      {"post",
+       save("post", make_box({post.x - 0.1, post.y - 0.1, 0}, {post.x + 0.1, post.y + 0.1, 2})),
+       false, Pose{}});
+  Mesh body = make_box({-0.5, -0.5, 1e-12}, {0.5, 0.5, 1});
+  append_mesh(body, make_box({0, -0.05, 0.5}, {10, 0.05, 0.6}));
+  scene.objects.push_back({"body", save("body", body), 0});
+  const double half_turn = 179 * std::numbers::pi / 180;
+  const PathReport r = *check_path(
+      scene, one_path("body", {at(0, 0, 0, 0), at(1, 0, 0, 0, half_turn)}), options(true));
+  ASSERT_EQ(r.segments.size(), 1u);
+  const SegmentReport& s = r.segments[0];
+  if (s.status == SegmentStatus::collides) {
+    EXPECT_EQ(s.with, "post");
+    EXPECT_GT(s.t_hit, 0.5);
+  } else {
+    EXPECT_EQ(s.status, SegmentStatus::undecided);
+  }
+  // The arm's edge reaches the post's corner at an angle of about a - 0.03 rad: t ~ 0.531.
+  const PathReport d = *check_path(
+      scene, one_path("body", {at(0, 0, 0, 0), at(0.5, 0, 0, 0, half_turn / 2)}), options(false));
+  EXPECT_EQ(d.summary.colliding, 0u);
+}
+
 // Translations are decided by sweeps: a cube sliding 1e-6 above a plate along its whole length
 // is free in a few queries (bounding the motion would take a step per micron), and sliding on it
 // collides from the start.
