@@ -2,20 +2,39 @@
 // ("Adaptive Precision Floating-Point Arithmetic and Fast Robust Geometric Predicates", 1997,
 // sections 2 and 4), and an exact fallback in expansion arithmetic: a value is held as a sum
 // of non-overlapping doubles ordered by increasing magnitude, and its sign is the sign of the
-// largest (last) component. Assumes no overflow or underflow: coordinate magnitudes between
-// about 1e-50 and 1e50, far beyond any mesh.
+// largest (last) component.
+//
+// Shewchuk's bounds assume that no product underflows or overflows. A product that underflows
+// loses up to 2^-1075, and in 3D a loss in a 2x2 minor's product is then multiplied by the z
+// difference beside it: at most 2^-1073 S in all, S = |adz| + |bdz| + |cdz| + 1. So the filter
+// decides only where the permanent is at least 2^-900 S (2^-900 in 2D), which puts that loss
+// below 2^-173 of the permanent, and its bound is widened by a factor 1 + 2^-50 to cover it:
+// no subnormal arithmetic on the fast path (a subnormal operand costs a microcode assist).
+// Overflow makes the bound infinite or the determinant NaN, and then no comparison decides.
+// The expansions are exact when every coordinate is 0 or has a magnitude
+// within [2^-300, 2^301): all are then multiples of 2^-352, so every piece of a product of up
+// to three differences (Dekker's halves included) is a multiple of 2^-1056, representable even
+// where it is subnormal, and below 2^910. Mesh coordinates stay far inside (the readers refuse
+// magnitudes above 1e30), but world coordinates near the origin can be arbitrarily small:
+// outside that range the exact stage evaluates the determinant in GMP rationals, exact for any
+// finite double.
 #include "geometry/predicates.hpp"
 
+#include <gmp.h>
+
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace kdop {
 namespace {
 
 constexpr double kEpsilon = 0x1p-53;       // half an ulp of 1.0
 constexpr double kSplitter = 134217729.0;  // 2^27 + 1, splits a double into two halves
-constexpr double kOrient2dBound = (3.0 + 16.0 * kEpsilon) * kEpsilon;
-constexpr double kOrient3dBound = (7.0 + 56.0 * kEpsilon) * kEpsilon;
+// Shewchuk's bounds, widened by 1 + 2^-50 for underflow (see the top).
+constexpr double kOrient2dBound = (3.0 + 16.0 * kEpsilon) * kEpsilon * (1 + 0x1p-50);
+constexpr double kOrient3dBound = (7.0 + 56.0 * kEpsilon) * kEpsilon * (1 + 0x1p-50);
 
 // x + y == a + b exactly, x = fl(a + b).
 inline void two_sum(double a, double b, double& x, double& y) {
@@ -152,9 +171,77 @@ Expansion<64> product(const Expansion<2>& e, const Expansion<16>& f) {
   return sum<64>(p0, scale<32>(f, e.v[1]));
 }
 
+// True when the expansions are exact on these coordinates (see the top of the file).
+// By the exponent field, without branches: 0, or a magnitude in [2^-300, 2^301).
+template <std::size_t N>
+bool expansion_safe(const std::array<double, N>& coordinates) {
+  std::uint64_t outside = 0;
+  for (const double c : coordinates) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(c) << 1;  // the sign dropped
+    const std::uint64_t exponent = bits >> 53;
+    outside |= static_cast<std::uint64_t>(bits != 0) & ((exponent - (1023 - 300)) > 600);
+  }
+  return outside == 0;
+}
+
+// A GMP rational, freed on scope exit.
+struct Rational {
+  mpq_t q;
+  Rational() { mpq_init(q); }
+  explicit Rational(double v) {
+    mpq_init(q);
+    mpq_set_d(q, v);  // exact: a finite double is a dyadic rational
+  }
+  Rational(const Rational&) = delete;
+  Rational& operator=(const Rational&) = delete;
+  ~Rational() { mpq_clear(q); }
+};
+
+// out = (a - c)(b - d) - (e - g)(f - h), the 2x2 minor of four differences.
+void minor2(Rational& out, const Rational& a, const Rational& c, const Rational& b,
+            const Rational& d, const Rational& e, const Rational& g, const Rational& f,
+            const Rational& h) {
+  Rational x, y, z;
+  mpq_sub(x.q, a.q, c.q);
+  mpq_sub(y.q, b.q, d.q);
+  mpq_mul(z.q, x.q, y.q);
+  mpq_sub(x.q, e.q, g.q);
+  mpq_sub(y.q, f.q, h.q);
+  mpq_mul(x.q, x.q, y.q);
+  mpq_sub(out.q, z.q, x.q);
+}
+
+int orient2d_rational(double ax, double ay, double bx, double by, double cx, double cy) {
+  const Rational qax(ax), qay(ay), qbx(bx), qby(by), qcx(cx), qcy(cy);
+  Rational det;
+  minor2(det, qax, qcx, qby, qcy, qay, qcy, qbx, qcx);
+  return mpq_sgn(det.q);
+}
+
+int orient3d_rational(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const Rational ax(a.x), ay(a.y), az(a.z), bx(b.x), by(b.y), bz(b.z);
+  const Rational cx(c.x), cy(c.y), cz(c.z), dx(d.x), dy(d.y), dz(d.z);
+  // det = adz (bdx cdy - cdx bdy) + bdz (cdx ady - adx cdy) + cdz (adx bdy - bdx ady)
+  Rational minor, term, diff, det;
+  minor2(minor, bx, dx, cy, dy, cx, dx, by, dy);
+  mpq_sub(diff.q, az.q, dz.q);
+  mpq_mul(det.q, diff.q, minor.q);
+  minor2(minor, cx, dx, ay, dy, ax, dx, cy, dy);
+  mpq_sub(diff.q, bz.q, dz.q);
+  mpq_mul(term.q, diff.q, minor.q);
+  mpq_add(det.q, det.q, term.q);
+  minor2(minor, ax, dx, by, dy, bx, dx, ay, dy);
+  mpq_sub(diff.q, cz.q, dz.q);
+  mpq_mul(term.q, diff.q, minor.q);
+  mpq_add(det.q, det.q, term.q);
+  return mpq_sgn(det.q);
+}
+
 }  // namespace
 
 int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
+  if (!expansion_safe(std::array<double, 6>{ax, ay, bx, by, cx, cy}))
+    return orient2d_rational(ax, ay, bx, by, cx, cy);
   const Expansion<2> acx = difference(ax, cx), bcy = difference(by, cy);
   const Expansion<2> acy = difference(ay, cy), bcx = difference(bx, cx);
   const Expansion<16> det = sum<16>(product(acx, bcy), negate(product(acy, bcx)));
@@ -165,13 +252,19 @@ int orient2d(double ax, double ay, double bx, double by, double cx, double cy) {
   const double left = (ax - cx) * (by - cy);
   const double right = (ay - cy) * (bx - cx);
   const double det = left - right;
-  const double bound = kOrient2dBound * (std::fabs(left) + std::fabs(right));
-  if (det > bound) return 1;
-  if (-det > bound) return -1;
+  const double permanent = std::fabs(left) + std::fabs(right);
+  const double bound = kOrient2dBound * permanent;
+  const bool normal = permanent >= 0x1p-900;  // see the top
+  if (normal && det > bound) return 1;
+  if (normal && -det > bound) return -1;
   return orient2d_exact(ax, ay, bx, by, cx, cy);
 }
 
 int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  if (!expansion_safe(
+          std::array<double, 12>{a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z})) {
+    return orient3d_rational(a, b, c, d);
+  }
   const Expansion<2> adx = difference(a.x, d.x), ady = difference(a.y, d.y),
                      adz = difference(a.z, d.z);
   const Expansion<2> bdx = difference(b.x, d.x), bdy = difference(b.y, d.y),
@@ -199,8 +292,10 @@ int orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
                            (std::fabs(cdxady) + std::fabs(adxcdy)) * std::fabs(bdz) +
                            (std::fabs(adxbdy) + std::fabs(bdxady)) * std::fabs(cdz);
   const double bound = kOrient3dBound * permanent;
-  if (det > bound) return 1;
-  if (-det > bound) return -1;
+  const double s = (std::fabs(adz) + std::fabs(bdz)) + (std::fabs(cdz) + 1);
+  const bool normal = permanent >= 0x1p-900 * s;  // see the top
+  if (normal && det > bound) return 1;
+  if (normal && -det > bound) return -1;
   return orient3d_exact(a, b, c, d);
 }
 

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "geometry/coordinate_range.hpp"
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
 #include "io/text_scanner.hpp"
@@ -400,6 +401,10 @@ class BinaryReader {
     const double v = load_real(type);
     if (coordinate && !std::isfinite(v)) {
       throw IoError::at_byte(name_, at, "non-finite coordinate in " + ordinal(*element_, index_));
+    }
+    if (coordinate && !coordinate_in_range(v)) {
+      throw IoError::at_byte(name_, at,
+                             beyond_coordinate_range(v) + " (" + ordinal(*element_, index_) + ")");
     }
     return v;
   }

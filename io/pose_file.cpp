@@ -2,6 +2,7 @@
 // of whole rows at a time. Counts in an NPY header are checked against the bytes that follow
 // before anything is read, so a corrupt shape fails at once instead of allocating or reading on.
 #include "io/pose_file.hpp"
+#include "geometry/coordinate_range.hpp"
 
 #include <algorithm>
 #include <array>
@@ -239,6 +240,7 @@ class CsvPoses {
     double v[7];
     for (std::size_t c = kTx; c <= kQz; ++c) v[c - kTx] = number(static_cast<Column>(c));
     try {
+      check_translation_range(v[0], v[1], v[2]);
       record.pose = pose_from_quaternion(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
     } catch (const std::invalid_argument& e) {
       fail(e.what());
@@ -585,6 +587,8 @@ class NpyPoses {
       if (!std::isfinite(v[k])) fail_row(row, at, "non-finite value in " + value_name(k));
     }
     try {
+      if (matrix_) check_translation_range(v[3], v[7], v[11]);
+      if (!matrix_) check_translation_range(v[0], v[1], v[2]);
       record.pose = matrix_ ? pose_from_matrix(v)
                             : pose_from_quaternion(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
     } catch (const std::invalid_argument& e) {

@@ -2,6 +2,7 @@
 // a parse callback tracks the JSON path and rejects duplicate keys (nlohmann would keep the last
 // one silently), then SceneReader checks every key and value against the schema in the header.
 #include "io/scene_file.hpp"
+#include "geometry/coordinate_range.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -170,6 +171,7 @@ class SceneReader : private json::Checks {
     for (std::size_t k = 0; k < 7; ++k) v[k] = number(value[k], path_index(path, k));
     const std::array<double, 4> q = scaled_quaternion({v[3], v[4], v[5], v[6]});
     try {
+      check_translation_range(v[0], v[1], v[2]);
       return pose_from_quaternion(v[0], v[1], v[2], q[0], q[1], q[2], q[3]);
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "geometry/coordinate_range.hpp"
 #include "io/io_error.hpp"
 #include "io/mesh_reader.hpp"
 #include "io/text_scanner.hpp"
@@ -114,6 +115,11 @@ Mesh parse_binary(std::string_view bytes, const std::string& name) {
           throw IoError::at_byte(name, at,
                                  "non-finite coordinate in facet record " + std::to_string(f + 1) +
                                      " of " + std::to_string(count));
+        }
+        if (!coordinate_in_range(v)) {
+          throw IoError::at_byte(
+              name, at,
+              beyond_coordinate_range(v) + " (facet record " + std::to_string(f + 1) + ")");
         }
         xyz[d] = v;
       }

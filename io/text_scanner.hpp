@@ -11,6 +11,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "geometry/coordinate_range.hpp"
 #include "io/io_error.hpp"
 
 namespace kdop::text {
@@ -148,6 +149,9 @@ inline double parse_coordinate(std::string_view tok, const std::string& file, st
   }
   if (!std::isfinite(value)) {
     throw IoError::at_line(file, line, "non-finite coordinate " + quote(tok));
+  }
+  if (!coordinate_in_range(value)) {
+    throw IoError::at_line(file, line, "coordinate " + quote(tok) + " " + kBeyondCoordinateRange);
   }
   return value;
 }

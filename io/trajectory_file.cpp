@@ -3,6 +3,7 @@
 // (objects keep file order) with a parse callback that tracks the JSON path and rejects duplicate
 // keys, which nlohmann would otherwise drop silently.
 #include "io/trajectory_file.hpp"
+#include "geometry/coordinate_range.hpp"
 
 #include <algorithm>
 #include <array>
@@ -190,6 +191,11 @@ class CsvTrajectory {
     w.line = lines_.line();
     w.t = number(kT);
     for (std::size_t k = 0; k < 3; ++k) w.translation[k] = number(static_cast<Column>(kTx + k));
+    try {
+      check_translation_range(w.translation[0], w.translation[1], w.translation[2]);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
     for (std::size_t k = 0; k < 4; ++k) w.rotation[k] = number(static_cast<Column>(kQw + k));
     if (!normalize(w.rotation)) fail("quaternion (qw, qx, qy, qz) is zero");
     std::vector<Waypoint>& path = builder_.path(object);
@@ -276,6 +282,11 @@ class JsonTrajectory : private json::Checks {
                                     : std::string(pose.type_name())));
     }
     for (std::size_t k = 0; k < 3; ++k) w.translation[k] = number(pose[k], path_index(at, k));
+    try {
+      check_translation_range(w.translation[0], w.translation[1], w.translation[2]);
+    } catch (const std::invalid_argument& e) {
+      fail(at, e.what());
+    }
     for (std::size_t k = 0; k < 4; ++k) w.rotation[k] = number(pose[3 + k], path_index(at, 3 + k));
     if (!normalize(w.rotation)) fail(at, "quaternion is zero");
     return w;

@@ -1,4 +1,5 @@
 #include "apps/kdop/cli_common.hpp"
+#include "geometry/coordinate_range.hpp"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -83,6 +84,7 @@ std::vector<double> parse_numbers(const std::string& option, const std::string& 
 Pose parse_pose_option(const std::string& text) {
   const std::vector<double> v = parse_numbers("--pose", text, 7, "tx,ty,tz,qw,qx,qy,qz");
   try {
+    check_translation_range(v[0], v[1], v[2]);
     return pose_from_quaternion(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("--pose: ") + e.what());
@@ -94,6 +96,7 @@ Pose parse_matrix_option(const std::string& text) {
   std::array<double, 16> m{};
   for (int i = 0; i < 16; ++i) m[i] = v[i];
   try {
+    check_translation_range(m[3], m[7], m[11]);
     return pose_from_matrix(m);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("--matrix: ") + e.what());

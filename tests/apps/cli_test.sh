@@ -150,6 +150,15 @@ check "nan coordinate" 2 "$kdop" check --env cube.obj --object nan.obj
 expect "nan names line" grep -q "nan.obj: line 2" err.txt
 check "truncated stl" 2 "$kdop" check --env truncated.stl --object cube.obj
 expect "truncated names file" grep -q "truncated.stl" err.txt
+# Beyond +-1e30 the float bounding volumes cannot hold a contact: refused, not answered wrongly
+# (two crossing triangles near 4e38 were called clear by every BV type).
+printf 'v 4e38 0 -2e38\nv 4e38 0 0\nv 5e38 5e37 -1e38\nf 1 2 3\n' >huge.obj
+check "huge coordinate" 2 "$kdop" check --env huge.obj --object cube.obj
+expect "huge coordinate names line and range" grep -q "huge.obj: line 1: coordinate '4e38' is beyond +-1e30" err.txt
+check "huge translation" 2 "$kdop" check --env cube.obj --object cube.obj --pose 2e30,0,0,1,0,0,0
+expect "huge translation named" grep -q -- "--pose: translation tx = 2e+30 is beyond +-1e30" err.txt
+check "huge matrix translation" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0,0,1,0,0,0,0,1,-3e31,0,0,0,1
+expect "huge matrix translation named" grep -q -- "--matrix: translation tz" err.txt
 check "empty off" 2 "$kdop" check --env empty.off --object cube.obj
 check "unknown extension" 2 "$kdop" check --env cube.xyz --object cube.obj
 check "pose needs 7 numbers" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1,2,3,4,5,6
@@ -397,7 +406,7 @@ expect "path unknown object named with its line" grep -q "^kdop: path/ghost.csv:
 printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,box,0,0,0,1,0,0,0\n1e15,box,1,0,0,1,0,0,0\n' >path/long.csv
 check "path step beyond memory" 2 timeout 20 "$kdop" path --scene path/scene.json --trajectory path/long.csv --step 1
 expect "path step beyond memory says so" grep -q "^kdop: --step: path/long.csv would take about 1e+15 samples" err.txt
-printf 't,object,tx,ty,tz,qw,qx,qy,qz\n0,box,-1e308,0,0,1,0,0,0\n1,box,1e308,0,0,1,0,0,0\n' >path/overflow.csv
+printf 't,object,tx,ty,tz,qw,qx,qy,qz\n-1e308,box,0,0,0,1,0,0,0\n1e308,box,1,0,0,1,0,0,0\n' >path/overflow.csv
 check "path motion overflow" 2 "$kdop" path --scene path/scene.json --trajectory path/overflow.csv --step 0.25
 expect "path motion overflow names the line" grep -q "^kdop: path/overflow.csv: line 3: the motion" err.txt
 check "path plot in a missing folder" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --out path/early.json --plot path/nodir/p.svg

@@ -270,6 +270,50 @@ TEST(Predicates, WideRangeScaledDegenerate) {
   }
 }
 
+// Every finite double is a coordinate the predicates decide exactly, whatever underflows or
+// overflows on the way: configurations scaled by 2^k across the whole exponent range
+// (subnormal results included; the oracle takes the scaled doubles as they are), and points
+// whose coordinates each take any exponent. Before the rational fallback, the expansions called
+// tiny crossing triangles coplanar (a false negative of the exact triangle test near 1e-107) and
+// huge ones (7e103) crossing.
+TEST(Predicates, ExtremeMagnitudes) {
+  std::mt19937_64 rng(0x5eed0009);
+  std::uniform_int_distribution<int> coord(-64, 64), weight(-4, 4), scale(-1120, 1000);
+  Checker ck;
+  for (int i = 0; i < 3000; ++i) {
+    const Vec3 a{double(coord(rng)), double(coord(rng)), double(coord(rng))};
+    const Vec3 b{double(coord(rng)), double(coord(rng)), double(coord(rng))};
+    const Vec3 c{double(coord(rng)), double(coord(rng)), double(coord(rng))};
+    const double s = weight(rng), t = weight(rng);
+    Vec3 d = a + s * (b - a) + t * (c - a);  // coplanar, or one unit off it
+    if (i % 3 == 1) d.z += 1;
+    if (i % 3 == 2) d.x -= 1;
+    const int k = scale(rng);
+    auto sc = [&](const Vec3& p) {
+      return Vec3{std::ldexp(p.x, k), std::ldexp(p.y, k), std::ldexp(p.z, k)};
+    };
+    ck.orient3d(sc(a), sc(b), sc(c), sc(d));
+    ck.orient3d(sc(d), sc(a), sc(b), sc(c));
+    ck.orient2d(sc(a).x, sc(a).y, sc(b).x, sc(b).y, sc(d).x, sc(d).y);
+    for (const Vec3& n : nudges(sc(d))) ck.orient3d(sc(a), sc(b), sc(c), n);
+  }
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  std::uniform_int_distribution<int> expo(-1074, 1020), sign(0, 1), family(0, 2);
+  std::uniform_int_distribution<int> near_one(-60, 60), tiny(-1074, -900);
+  for (int i = 0; i < 20000; ++i) {
+    const int f = family(rng);  // any exponent; mostly near 1 with a few tiny; tiny only
+    auto r = [&] {
+      const int e = f == 0   ? expo(rng)
+                    : f == 1 ? (sign(rng) ? near_one(rng) : tiny(rng))
+                             : tiny(rng);
+      return (sign(rng) ? -1 : 1) * std::ldexp(mant(rng), e);
+    };
+    const Vec3 a{r(), r(), r()}, b{r(), r(), r()}, c{r(), r(), r()}, d{r(), r(), r()};
+    ck.orient3d(a, b, c, d);
+    ck.orient2d(a.x, a.y, b.x, b.y, c.x, c.y);
+  }
+}
+
 // Shewchuk / Kettner grids: points (0.5 + i*ulp, 0.5 + j*ulp) near the line y = x through
 // (12, 12) and (24, 24), where naive evaluation gets the sign wrong in a fractal pattern.
 TEST(Predicates, GridNearLine) {

@@ -43,7 +43,9 @@ Mesh random_mesh(std::uint32_t vertices, std::uint32_t triangles, bool float_exa
                        : std::numeric_limits<double>::denorm_min();
   m.z[0] = float_exact ? 0.1f : 0.1;
   m.x[1] = float_exact ? std::nextafter(0.1f, 1.0f) : std::nextafter(0.1, 1.0);
-  m.y[1] = float_exact ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  // The largest magnitudes the readers accept (geometry/coordinate_range.hpp), all digits used.
+  m.y[1] =
+      float_exact ? static_cast<double>(std::nextafter(1e30f, 0.0f)) : std::nextafter(1e30, 0.0);
   m.z[1] = float_exact ? -std::numeric_limits<float>::min() : -std::numeric_limits<double>::min();
   for (std::uint32_t t = 0; t < triangles; ++t) m.add_triangle(index(rng), index(rng), index(rng));
   m.add_triangle(0, 0, 1);  // degenerate, kept

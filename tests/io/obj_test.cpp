@@ -123,6 +123,14 @@ TEST(Obj, NonFiniteCoordinatesAreErrors) {
   EXPECT_THAT(obj_error("v 1e999 0 0\n"), HasSubstr("cube.obj: line 1: expected a coordinate"));
 }
 
+// Beyond +-1e30 the float bounding volumes cannot hold a contact (geometry/coordinate_range.hpp).
+TEST(Obj, CoordinatesBeyondTheRangeAreErrors) {
+  EXPECT_THAT(obj_error("v 0 0 0\nv 1 -4e38 0\n"),
+              HasSubstr("cube.obj: line 2: coordinate '-4e38' is beyond +-1e30"));
+  EXPECT_THAT(obj_error("v 0 0 1.0000001e30\n"), HasSubstr("line 1: coordinate '1.0000001e30'"));
+  EXPECT_EQ(parse_obj("v 1e30 -1e30 1e-300\nv 0 1 0\nv 0 0 1\nf 1 2 3\n", "c.obj").x[0], 1e30);
+}
+
 TEST(Obj, GarbageIsRejected) {
   EXPECT_THAT(obj_error("v 0 0 0.5.5\n"),
               HasSubstr("cube.obj: line 1: expected a coordinate, got '0.5.5'"));

@@ -181,6 +181,10 @@ TEST(PlyBinary, Errors) {
             HasSubstr("element vertex 3 of 3")));
   EXPECT_THAT(ply_error(binary_triangle(-std::numeric_limits<float>::infinity())),
               HasSubstr("byte " + std::to_string(data + 32) + ": non-finite"));
+  EXPECT_THAT(
+      ply_error(binary_triangle(-3e38f)),
+      AllOf(HasSubstr("byte " + std::to_string(data + 32) + ": coordinate -3e+38 is beyond +-1e30"),
+            HasSubstr("element vertex 3 of 3")));
   EXPECT_THAT(ply_error(binary_triangle(0, 3)),
               HasSubstr("scan.ply: byte " + std::to_string(data + 45) +
                         ": face index 3 out of range (file has 3 vertices)"));

@@ -168,6 +168,8 @@ TEST(PoseCsv, RowErrors) {
             "poses: line 2: column tx: non-finite value 'nan'");
   EXPECT_EQ(csv_error(h + "a,0,0,0,1,-inf,0,0\n"),
             "poses: line 2: column qx: non-finite value '-inf'");
+  EXPECT_EQ(csv_error(h + "a,0,2e30,0,1,0,0,0\n"),
+            "poses: line 2: translation ty = 2e+30 is beyond +-1e30 (kdop's coordinate range)");
   EXPECT_EQ(csv_error(h + "a,0,0,0,1e309,0,0,0\n"),
             "poses: line 2: column qw: expected a number, got '1e309'");
   EXPECT_EQ(csv_error(h + "\n\na,1,2,3,0,0,0,-0\n"), "poses: line 4: quaternion is zero");
@@ -481,6 +483,10 @@ TEST(PoseNpy, RowErrorsNameTheRowAndItsOffset) {
   rows = kQuatRows;
   rows[4] = -std::numeric_limits<double>::infinity();
   EXPECT_EQ(npy_error(header + f8(rows)), "poses: byte 128: row 0: non-finite value in qx");
+  rows = kQuatRows;
+  rows[7] = -1e31;
+  EXPECT_THAT(npy_error(header + f8(rows)),
+              HasSubstr("row 1: translation tx = -1e+31 is beyond +-1e30"));
   rows = kQuatRows;
   rows[7 + 6] = 0;
   EXPECT_EQ(npy_error(header + f8(rows)), "poses: byte 184: row 1: quaternion is zero");

@@ -256,6 +256,9 @@ TEST_F(SceneFile, PoseErrors) {
               HasSubstr("scene.json: environment[0].pose: quaternion is zero"));
   EXPECT_THAT(with_pose("[0, 0, 1e999, 1, 0, 0, 0]"),
               HasSubstr("scene.json: environment[0].pose[2]: number out of range"));
+  EXPECT_THAT(with_pose("[4e38, 0, 0, 1, 0, 0, 0]"),
+              HasSubstr("scene.json: environment[0].pose: translation tx = 4e+38 "
+                        "is beyond +-1e30 (kdop's coordinate range)"));
 }
 
 TEST_F(SceneFile, PaddingErrors) {

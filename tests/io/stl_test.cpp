@@ -108,11 +108,11 @@ TEST(StlBinary, HeaderStartingWithSolidIsStillBinary) {
 
 TEST(StlBinary, KeepsExactFloatValues) {
   const float tiny = std::numeric_limits<float>::denorm_min();
-  const Mesh m = parse_stl(binary_stl("", 1, {{0.1f, -3.5f, tiny, 1e30f, 2, 3, 4, 5, 6}}), "f.stl");
+  const Mesh m = parse_stl(binary_stl("", 1, {{0.1f, -3.5f, tiny, 1e29f, 2, 3, 4, 5, 6}}), "f.stl");
   EXPECT_EQ(m.x[0], static_cast<double>(0.1f));
   EXPECT_EQ(m.y[0], -3.5);
   EXPECT_EQ(m.z[0], static_cast<double>(tiny));
-  EXPECT_EQ(m.x[1], static_cast<double>(1e30f));
+  EXPECT_EQ(m.x[1], static_cast<double>(1e29f));
 }
 
 TEST(StlBinary, TruncatedFileNamesTheFirstIncompleteRecord) {
@@ -155,6 +155,10 @@ TEST(StlBinary, NonFiniteBitPatternsAreErrorsAtTheirOffset) {
                     HasSubstr("facet record 2 of 2")));
   EXPECT_THAT(stl_error(binary_stl("", 1, {{0, 0, -inf, 0, 0, 0, 0, 0, 0}})),
               HasSubstr("part.stl: byte 104: non-finite"));
+  // Finite, but beyond kdop's coordinate range (floats reach 3.4e38).
+  EXPECT_THAT(stl_error(binary_stl("", 2, {kTri, {0, 0, 0, 2e38f, 0, 0, 0, 0, 0}})),
+              AllOf(HasSubstr("part.stl: byte 158: coordinate 2e+38 is beyond +-1e30"),
+                    HasSubstr("facet record 2")));
 }
 
 TEST(StlBinary, ShortFileAndZeroFacets) {

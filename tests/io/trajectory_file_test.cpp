@@ -120,8 +120,8 @@ TEST(TrajectoryCsv, HeaderErrors) {
               HasSubstr("traj.csv: line 1: quoted fields are not supported"));
   EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\r0,box,0,0,0,1,0,0,0\r"),
               HasSubstr("traj.csv: line 1: carriage return inside the line"));
-  EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\n0,box,-1e308,0,0,1,0,0,0\n"
-                        "1,box,1e308,0,0,1,0,0,0\n"),
+  EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\n-1e308,box,0,0,0,1,0,0,0\n"
+                        "1e308,box,1,0,0,1,0,0,0\n"),
               HasSubstr("traj.csv: line 3: the motion from the waypoint before overflows"));
 }
 
@@ -140,6 +140,8 @@ TEST(TrajectoryCsv, RowErrors) {
               HasSubstr("traj.csv: line 2: column t: non-finite value 'inf'"));
   EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,nan,0,0\n"),
               HasSubstr("traj.csv: line 2: column qx: non-finite value 'nan'"));
+  EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,0\n1,box,0,0,5e35,1,0,0,0\n"),
+              HasSubstr("traj.csv: line 3: translation tz = 5e+35 is beyond +-1e30"));
   EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,1e999\n"),
               HasSubstr("traj.csv: line 2: column qz: expected a number, got '1e999'"));
   EXPECT_THAT(csv_error(kHeader + "0, ,0,0,0,1,0,0,0\n"),
@@ -233,6 +235,9 @@ TEST(TrajectoryJson, WaypointErrors) {
   EXPECT_THAT(with(R"({"t": 1, "pose": [0, 0, 0, 1, 0, 0]})"),
               HasSubstr("traj.json: objects.box[1].pose: expected an array of 7 numbers [tx, ty, "
                         "tz, qw, qx, qy, qz], got an array of 6"));
+  EXPECT_THAT(with(R"({"t": 1, "pose": [0, -1e31, 0, 1, 0, 0, 0]})"),
+              HasSubstr("traj.json: objects.box[1].pose: translation ty = -1e+31 "
+                        "is beyond +-1e30"));
   EXPECT_THAT(with(R"({"t": 1, "pose": null})"),
               HasSubstr("traj.json: objects.box[1].pose: expected an array of 7 numbers [tx, ty, "
                         "tz, qw, qx, qy, qz], got null"));
@@ -244,8 +249,8 @@ TEST(TrajectoryJson, WaypointErrors) {
               HasSubstr("traj.json: objects.box[1].t: t 0 is not greater than the previous t 0 "
                         "(objects.box[0])"));
   EXPECT_THAT(
-      json_error(R"({"objects": {"box": [{"t": 0, "pose": [-1e308, 0, 0, 1, 0, 0, 0]},
-                             {"t": 1, "pose": [1e308, 0, 0, 1, 0, 0, 0]}]}})"),
+      json_error(R"({"objects": {"box": [{"t": -1e308, "pose": [0, 0, 0, 1, 0, 0, 0]},
+                             {"t": 1e308, "pose": [1, 0, 0, 1, 0, 0, 0]}]}})"),
       HasSubstr("traj.json: objects.box[1]: the motion from the waypoint before overflows"));
   EXPECT_THAT(json_error(R"({"objects": {"my box": [)" + ok + R"({"t": -2.5,
                           "pose": [0, 0, 0, 1, 0, 0, 0]}]}})"),

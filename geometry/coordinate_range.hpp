@@ -1,0 +1,46 @@
+#pragma once
+// The coordinates kdop accepts: magnitudes up to 1e30, for mesh vertices and pose translations
+// alike. The readers refuse larger ones, naming the file and the place. World coordinates then
+// stay below about 2e30 (|R p + t| <= |p| (1 + 1e-6) + |t|), far inside what the float bounding
+// volumes (float overflows at 3.4e38, and their margins give up above 1e36) and the double OBB
+// and RSS tests (squares of extents) hold. A hostile probe (2026-11-27) found false negatives
+// beyond it: from 3.4e38 with every BV type, from 1e78 with RSS. No mesh is that large: 1e30 mm
+// is 10^11 light years.
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace kdop {
+
+inline constexpr double kMaxCoordinate = 1e30;
+
+inline bool coordinate_in_range(double v) {
+  return std::fabs(v) <= kMaxCoordinate;
+}
+
+// What a reader says after naming the value: "... is beyond +-1e30 (kdop's coordinate range)".
+inline constexpr const char* kBeyondCoordinateRange = "is beyond +-1e30 (kdop's coordinate range)";
+
+// "coordinate 4e+38 is beyond +-1e30 (kdop's coordinate range)", for binary files (text ones
+// quote the token as written).
+inline std::string beyond_coordinate_range(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%g", v);
+  return std::string("coordinate ") + text + " " + kBeyondCoordinateRange;
+}
+
+// Throws std::invalid_argument naming the first translation component beyond the range.
+inline void check_translation_range(double tx, double ty, double tz) {
+  const double t[3] = {tx, ty, tz};
+  for (int k = 0; k < 3; ++k) {
+    if (!coordinate_in_range(t[k])) {
+      char text[40];
+      std::snprintf(text, sizeof text, "%g", t[k]);
+      throw std::invalid_argument(std::string("translation t") + "xyz"[k] + " = " + text + " " +
+                                  kBeyondCoordinateRange);
+    }
+  }
+}
+
+}  // namespace kdop
