@@ -28,7 +28,11 @@
 // Every cone widens upward (b_k >= 0), so each column of the body within its reach runs from its
 // lowest point up to at least z_hi.
 // Ball and bull-nose bodies are also rounded on top, up to L + rounding: larger than the cutter
-// there, never smaller, so depths are never underestimated (the shank sits above L anyway).
+// there, never smaller, so depths are never underestimated. Where the shank is narrower than the
+// cutter, material above the flutes within the cutter's radius is then a false finding (README,
+// "Known over-reports"); capping the body at L (an intersection with z <= L, which erodes to
+// z <= L - s) would remove it, but the rise and hole logic of verify/nc_check.cpp read the
+// body's top plane z_hi and would have to follow.
 #include <optional>
 #include <vector>
 
