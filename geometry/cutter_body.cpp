@@ -54,10 +54,10 @@ CutterBody cutter_body(const ToolParameters& tool) {
     case CutterShape::kFlat:
       return {0, length, radius, {}, 0};
     case CutterShape::kBall:
-      return {radius, length, 0, {}, radius};
+      return {radius, length, 0, {}, radius, length};
     case CutterShape::kBullNose: {
       const double r = tool.corner_radius;
-      return {r, length, radius - r, {}, r};
+      return {r, length, radius - r, {}, r, length};
     }
     case CutterShape::kCone:
       return {0,
@@ -73,8 +73,11 @@ CutterBody cutter_body(const ToolParameters& tool) {
 
 std::optional<CutterBody> eroded(const CutterBody& body, double s) {
   CutterBody e = body;
+  e.z_cap -= s;
   if (s <= e.rounding) {
     e.rounding -= s;
+    // Empty when the cap is below the body's lowest point.
+    if (!(e.z_cap >= e.z_lo - e.rounding)) return std::nullopt;
     return e;
   }
   const double t = s - e.rounding;
@@ -86,11 +89,25 @@ std::optional<CutterBody> eroded(const CutterBody& body, double s) {
   // Empty when the height range closes, the cylinder vanishes, or the cones leave no point (the
   // radius grows upward, so the top is the last place to look).
   if (!(e.z_lo <= e.z_hi) || e.r_max < 0 || e.radius_at(e.z_hi) < 0) return std::nullopt;
+  if (!(e.z_cap >= e.z_lo)) return std::nullopt;
+  e.z_hi = std::min(e.z_hi, e.z_cap);  // without rounding the cap is a plain top plane
+  e.z_cap = std::numeric_limits<double>::infinity();
   return e;
 }
 
 RevolvedSolid to_solid(const CutterBody& body) {
   RevolvedSolid s;
+  // Capped (see cutter_body.hpp): the rounded disc at z_lo, and the cylinder grown by the
+  // rounding up to the top plane. Only cylindrical cores are capped (ball and bull nose); a body
+  // with cones keeps its dome.
+  if (body.z_cap < body.z_hi + body.rounding && body.rounding > 0 && body.cones.empty()) {
+    s.parts.push_back(make_rounded_disc(body.r_max, body.z_lo, body.rounding));
+    if (body.top() > body.z_lo) {
+      const double r = body.r_max + body.rounding;
+      s.parts.push_back(make_frustum(body.z_lo, r, body.top(), r));
+    }
+    return s;
+  }
   // The radius is the least of the body's lines (the cones and the cylinder): concave, piecewise
   // linear, growing upward. It starts where its last line reaches 0.
   std::vector<CutterCone> lines = body.cones;

@@ -27,12 +27,16 @@
 //   composite: z in [0, L], r <= each segment's line (a convex outline: the least of its lines).
 // Every cone widens upward (b_k >= 0), so each column of the body within its reach runs from its
 // lowest point up to at least z_hi.
-// Ball and bull-nose bodies are also rounded on top, up to L + rounding: larger than the cutter
-// there, never smaller, so depths are never underestimated. Where the shank is narrower than the
-// cutter, material above the flutes within the cutter's radius is then a false finding (README,
-// "Known over-reports"); capping the body at L (an intersection with z <= L, which erodes to
-// z <= L - s) would remove it, but the rise and hole logic of verify/nc_check.cpp read the
-// body's top plane z_hi and would have to follow.
+// Ball and bull-nose bodies are capped at L: (core (+) ball(rounding)) intersected with z <= z_cap,
+// z_cap = L, as the cutter ends flat at its cutting length (uncapped, the rounding put a dome of
+// the corner radius above the flutes, and material there that only a narrower shank passes was
+// reported as a gouge). The erosion of an intersection of convex sets is the intersection of
+// their erosions, so the cap erodes to z <= z_cap - s. As primitives, a capped body with a
+// cylindrical core (every capped shape) is the rounded disc at z_lo and the cylinder of radius
+// r_max + rounding from z_lo up to min(z_hi, z_cap); where the cap is below z_lo + rounding (a
+// cutting length under the diameter, or a deep erosion) the rounded disc's upper half stays
+// uncut: larger than the body there, never smaller, so depths are never underestimated.
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -50,8 +54,11 @@ struct CutterBody {
   double r_max = 0;               // the cylinder's radius
   std::vector<CutterCone> cones;  // the body's radius at z is the least of them and r_max
   double rounding = 0;
+  double z_cap = std::numeric_limits<double>::infinity();  // the body is cut at z <= z_cap
 
   double radius_at(double z) const;
+  // The plane every column of the body (as to_solid gives it) reaches up to: min(z_hi, z_cap).
+  double top() const { return z_cap < z_hi ? z_cap : z_hi; }
 };
 
 // The cutter of `tool` as a convex body (see above). Throws std::invalid_argument as make_cutter.

@@ -239,11 +239,12 @@ struct Sweep {
 
 // What a rapid of the cutter body tool.entering (the cutter eroded by delta) sweeps beyond its
 // start: the body along every piece; for a straight rise up its axis, the body's top disc (a flat
-// disc of the body's reach at its top plane, z_hi) swept along the rise and the body at its end.
-// Every column of the body within its reach runs from its lowest point up to at least z_hi, so a
-// point it sweeps beyond its start lies above start + z_hi at its radius: in the disc's sweep up to
-// end + z_hi, in the body at the end above that. What the body meets at its start belongs to the
-// move that brought it there (a gouge, a cut), and a retract out of a cut is not a rapid into it.
+// disc of the body's reach at its top plane, top(): z_hi, or the cap of a ball or bull nose) swept
+// along the rise and the body at its end. Every column of the body within its reach runs from its
+// lowest point up to at least top(), so a point it sweeps beyond its start lies above
+// start + top() at its radius: in the disc's sweep up to end + top(), in the body at the end above
+// that. What the body meets at its start belongs to the move that brought it there (a gouge, a
+// cut), and a retract out of a cut is not a rapid into it.
 // That holds only when such a move exists (`arrived`, see arrived_by_previous_move); otherwise
 // the rise is swept whole, its start included.
 std::vector<Sweep> entering_sweeps(const ToolModel& tool, const std::vector<Piece>& pieces,
@@ -259,7 +260,7 @@ std::vector<Sweep> entering_sweeps(const ToolModel& tool, const std::vector<Piec
   }
   const double r = reach(body);
   RevolvedSolid disc;
-  disc.parts.push_back(make_frustum(tool.entering->z_hi, r, tool.entering->z_hi, r));
+  disc.parts.push_back(make_frustum(tool.entering->top(), r, tool.entering->top(), r));
   return {{disc, p, false}, {body, Piece{p.to, p.to, 0, false}, true}};
 }
 
@@ -424,7 +425,7 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
         const bool arrived = arrived_by_previous_move(program, i);
         std::vector<Piece> rest = pieces;
         if (rest.size() == 1) {
-          const auto r = vertical_rest(rest.front(), tool, solid, tool.entering->z_hi, holes,
+          const auto r = vertical_rest(rest.front(), tool, solid, tool.entering->top(), holes,
                                        move.tool, field, arrived);
           if (!r) {
             ++cleared;

@@ -47,9 +47,35 @@ std::vector<P2> section(const CutterBody& b) {
   return poly;
 }
 
-// How deep (r, z) lies inside the body (negative: its distance outside).
+// How deep (r, z) lies inside the body (negative: outside): the rounded core's depth, and at
+// most the distance below the cap (the depth in an intersection is the least of the depths).
 double depth(const CutterBody& b, P2 p) {
-  return b.rounding - test::signed_distance(section(b), p);
+  return std::min(b.rounding - test::signed_distance(section(b), p), b.z_cap - p.z);
+}
+
+bool capped(const CutterBody& b) {
+  return b.z_cap < b.z_hi + b.rounding;
+}
+
+// Whether (r, z) lies in one of the solid's primitives: within `rounding` of its meridian
+// trapezoid (|r| <= the radius between z0 and z1), by 2-D distances to its edges.
+bool inside(const RevolvedSolid& solid, P2 p) {
+  auto segment_distance = [](P2 a, P2 b, P2 q) {
+    const double dr = b.r - a.r, dz = b.z - a.z, len2 = dr * dr + dz * dz;
+    double t = len2 > 0 ? ((q.r - a.r) * dr + (q.z - a.z) * dz) / len2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    return std::hypot(q.r - (a.r + t * dr), q.z - (a.z + t * dz));
+  };
+  const P2 q{std::fabs(p.r), p.z};
+  for (const RevolvedPrimitive& x : solid.parts) {
+    const bool within = x.z0 < x.z1 && q.z >= x.z0 && q.z <= x.z1 &&
+                        q.r <= x.r0 + (x.r1 - x.r0) * (q.z - x.z0) / (x.z1 - x.z0);
+    const P2 c[4] = {{0, x.z0}, {x.r0, x.z0}, {x.r1, x.z1}, {0, x.z1}};
+    double d = within ? 0 : 1e300;
+    for (int k = 0; k < 3; ++k) d = std::min(d, segment_distance(c[k], c[k + 1], q));
+    if (d <= x.rounding + 1e-12) return true;
+  }
+  return false;
 }
 
 std::vector<ToolParameters> tools() {
@@ -88,7 +114,9 @@ TEST(CutterBody, ContainsTheCutterAndEqualsItBelow) {
                    2 * next_uniform(seed) - 1};
       const double hb = support_value(body, n), hc = support_value(cutter, n);
       EXPECT_GE(hb, hc - 1e-12);
-      if (n.z <= 0) {
+      // Capped at the cutting length (ball and bull nose), the body is the cutter; the others
+      // are the cutter below their top plane.
+      if (n.z <= 0 || capped(cutter_body(tool))) {
         EXPECT_NEAR(hb, hc, 1e-12) << "shape " << int(tool.shape);
       }
     }
@@ -159,9 +187,25 @@ TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
         EXPECT_GT(kept, 0) << "shape " << int(tool.shape) << " s " << s;
       }
       if (!e) continue;
+      const RevolvedSolid solid = to_solid(*e);
+      if (capped(*e)) {
+        // The primitives hold every point of the capped body, and no point outside it while
+        // the cap is above the rounded disc (see cutter_body.hpp).
+        const bool exact = e->top() >= e->z_lo + e->rounding;
+        for (int i = 0; i < 4000; ++i) {
+          const P2 p{-6 + 12 * next_uniform(seed), -1 + 23 * next_uniform(seed)};
+          const double d = depth(*e, p);
+          if (d >= 1e-9) {
+            EXPECT_TRUE(inside(solid, p)) << "shape " << int(tool.shape) << " s " << s;
+          } else if (d <= -1e-9 && exact) {
+            EXPECT_FALSE(inside(solid, p))
+                << "shape " << int(tool.shape) << " s " << s << " at " << p.r << ", " << p.z;
+          }
+        }
+        continue;
+      }
       // The primitives handed to the distance queries are that body.
       expect_pieces_follow_radius(*e, "eroded");
-      const RevolvedSolid solid = to_solid(*e);
       for (int i = 0; i < 200; ++i) {
         const Vec3 n{2 * next_uniform(seed) - 1, 2 * next_uniform(seed) - 1,
                      2 * next_uniform(seed) - 1};

@@ -96,6 +96,52 @@ TEST(NcCheck, HolderPassingTheClampByOneMicron) {
   EXPECT_NEAR(f.position[2], -349, 1e-9);
 }
 
+// A necked ball or bull-nose mill (6 mm, flutes 12 long, shank 4 mm) passes under an overhang
+// 2.5 mm from its axis: above the flutes only the shank passes, 0.5 mm clear. The cutter body
+// was rounded on top up to 12 + the corner radius and reported a 0.31 mm gouge (a hostile
+// probe, 2026-11-27); capped at the cutting length it finds nothing there, and 0.1 mm lower the
+// overhang is a 0.1 mm gouge.
+TEST(NcCheck, NecksAboveBallAndBullCuttersAreNotTheCutter) {
+  for (const double corner : {3.0, 2.5}) {
+    ToolLibrary t;
+    t.file = "tools.json";
+    ToolSpec& spec = t.tools[1];
+    spec.number = 1;
+    spec.geometry.shape = corner == 3.0 ? CutterShape::kBall : CutterShape::kBullNose;
+    spec.geometry.corner_radius = corner == 3.0 ? 0.0 : corner;
+    spec.geometry.diameter = 6;
+    spec.geometry.cutting_length = 12;
+    spec.geometry.shank_diameter = 4;
+    spec.geometry.length = 40;
+    spec.geometry.holder = {{20, 30, 30}};
+    spec.gauge_length = 60;
+    for (const double bottom : {13.0, 12.0, 11.9}) {
+      NcSetupFile s;
+      s.file = "setup.json";
+      s.stock.name = "stock";
+      s.stock.box = {-100, -100, -300, -90, -90, -290};  // far away
+      s.has_part = true;
+      s.part.name = "part";
+      s.part.box = {2.5, -20, bottom, 50, 20, 20};
+      s.tolerance = 0.01;
+      s.start = {0, 0, 200};
+      const NcReport r = check_program(
+          "G21 G90 G54\nT1 M6\nG43 H1\nG0 X-20 Y0 Z0\nG1 X0 F100\nG1 X-20\nG0 Z100\nM30\n", s, t,
+          2);
+      if (bottom >= 12) {
+        EXPECT_TRUE(r.findings.empty()) << "corner " << corner << " bottom " << bottom << "\n"
+                                        << describe(r);
+        continue;
+      }
+      ASSERT_EQ(r.findings.size(), 2u) << describe(r);
+      for (const NcFinding& f : r.findings) {
+        EXPECT_EQ(f.kind, NcFindingKind::gouge);
+        EXPECT_NEAR(f.depth, 0.1, 1e-5) << describe(r);
+      }
+    }
+  }
+}
+
 TEST(NcCheck, PlungeGougingHalfAMillimetre) {
   const NcReport r = run("G0 X50 Y50\nG0 Z52\nG1 Z39.5 F100\nG0 Z320\n");
   ASSERT_EQ(r.findings.size(), 1u) << describe(r);
