@@ -22,12 +22,16 @@ inline bool coordinate_in_range(double v) {
 // What a reader says after naming the value: "... is beyond +-1e30 (kdop's coordinate range)".
 inline constexpr const char* kBeyondCoordinateRange = "is beyond +-1e30 (kdop's coordinate range)";
 
-// "coordinate 4e+38 is beyond +-1e30 (kdop's coordinate range)", for binary files (text ones
-// quote the token as written).
-inline std::string beyond_coordinate_range(double v) {
+// `what` = v, in %g, beyond the range: "coordinate 4e+38 is beyond +-1e30 (...)".
+inline std::string beyond_range(const std::string& what, double v) {
   char text[40];
   std::snprintf(text, sizeof text, "%g", v);
-  return std::string("coordinate ") + text + " " + kBeyondCoordinateRange;
+  return what + text + " " + kBeyondCoordinateRange;
+}
+
+// For binary files (text ones quote the token as written).
+inline std::string beyond_coordinate_range(double v) {
+  return beyond_range("coordinate ", v);
 }
 
 // Throws std::invalid_argument naming the first translation component beyond the range.
@@ -35,10 +39,8 @@ inline void check_translation_range(double tx, double ty, double tz) {
   const double t[3] = {tx, ty, tz};
   for (int k = 0; k < 3; ++k) {
     if (!coordinate_in_range(t[k])) {
-      char text[40];
-      std::snprintf(text, sizeof text, "%g", t[k]);
-      throw std::invalid_argument(std::string("translation t") + "xyz"[k] + " = " + text + " " +
-                                  kBeyondCoordinateRange);
+      throw std::invalid_argument(
+          beyond_range(std::string("translation t") + "xyz"[k] + " = ", t[k]));
     }
   }
 }

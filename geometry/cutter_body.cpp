@@ -76,22 +76,23 @@ std::optional<CutterBody> eroded(const CutterBody& body, double s) {
   e.z_cap -= s;
   if (s <= e.rounding) {
     e.rounding -= s;
-    // Empty when the cap is below the body's lowest point.
-    if (!(e.z_cap >= e.z_lo - e.rounding)) return std::nullopt;
-    return e;
+  } else {
+    const double t = s - e.rounding;
+    e.rounding = 0;
+    e.z_lo += t;
+    e.z_hi -= t;
+    e.r_max -= t;
+    for (CutterCone& c : e.cones) c.a -= t * std::sqrt(1 + c.b * c.b);
+    // Empty when the height range closes, the cylinder vanishes, or the cones leave no point (the
+    // radius grows upward, so the top is the last place to look).
+    if (!(e.z_lo <= e.z_hi) || e.r_max < 0 || e.radius_at(e.z_hi) < 0) return std::nullopt;
   }
-  const double t = s - e.rounding;
-  e.rounding = 0;
-  e.z_lo += t;
-  e.z_hi -= t;
-  e.r_max -= t;
-  for (CutterCone& c : e.cones) c.a -= t * std::sqrt(1 + c.b * c.b);
-  // Empty when the height range closes, the cylinder vanishes, or the cones leave no point (the
-  // radius grows upward, so the top is the last place to look).
-  if (!(e.z_lo <= e.z_hi) || e.r_max < 0 || e.radius_at(e.z_hi) < 0) return std::nullopt;
-  if (!(e.z_cap >= e.z_lo)) return std::nullopt;
-  e.z_hi = std::min(e.z_hi, e.z_cap);  // without rounding the cap is a plain top plane
-  e.z_cap = std::numeric_limits<double>::infinity();
+  // Empty when the cap is below the body's lowest point.
+  if (!(e.z_cap >= e.z_lo - e.rounding)) return std::nullopt;
+  if (e.rounding == 0) {  // without rounding the cap is a plain top plane
+    e.z_hi = std::min(e.z_hi, e.z_cap);
+    e.z_cap = std::numeric_limits<double>::infinity();
+  }
   return e;
 }
 
@@ -100,7 +101,7 @@ RevolvedSolid to_solid(const CutterBody& body) {
   // Capped (see cutter_body.hpp): the rounded disc at z_lo, and the cylinder grown by the
   // rounding up to the top plane. Only cylindrical cores are capped (ball and bull nose); a body
   // with cones keeps its dome.
-  if (body.z_cap < body.z_hi + body.rounding && body.rounding > 0 && body.cones.empty()) {
+  if (body.capped() && body.cones.empty()) {
     s.parts.push_back(make_rounded_disc(body.r_max, body.z_lo, body.rounding));
     if (body.top() > body.z_lo) {
       const double r = body.r_max + body.rounding;

@@ -57,6 +57,8 @@ struct CutterBody {
   double z_cap = std::numeric_limits<double>::infinity();  // the body is cut at z <= z_cap
 
   double radius_at(double z) const;
+  // Whether the cap cuts the rounded body (a body without rounding has its cap in z_hi).
+  bool capped() const { return z_cap < z_hi + rounding; }
   // The plane every column of the body (as to_solid gives it) reaches up to: min(z_hi, z_cap).
   double top() const { return z_cap < z_hi ? z_cap : z_hi; }
 };

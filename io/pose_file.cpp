@@ -587,8 +587,8 @@ class NpyPoses {
       if (!std::isfinite(v[k])) fail_row(row, at, "non-finite value in " + value_name(k));
     }
     try {
-      if (matrix_) check_translation_range(v[3], v[7], v[11]);
-      if (!matrix_) check_translation_range(v[0], v[1], v[2]);
+      matrix_ ? check_translation_range(v[3], v[7], v[11])
+              : check_translation_range(v[0], v[1], v[2]);
       record.pose = matrix_ ? pose_from_matrix(v)
                             : pose_from_quaternion(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
     } catch (const std::invalid_argument& e) {

@@ -53,10 +53,6 @@ double depth(const CutterBody& b, P2 p) {
   return std::min(b.rounding - test::signed_distance(section(b), p), b.z_cap - p.z);
 }
 
-bool capped(const CutterBody& b) {
-  return b.z_cap < b.z_hi + b.rounding;
-}
-
 // Whether (r, z) lies in one of the solid's primitives: within `rounding` of its meridian
 // trapezoid (|r| <= the radius between z0 and z1), by 2-D distances to its edges.
 bool inside(const RevolvedSolid& solid, P2 p) {
@@ -116,7 +112,7 @@ TEST(CutterBody, ContainsTheCutterAndEqualsItBelow) {
       EXPECT_GE(hb, hc - 1e-12);
       // Capped at the cutting length (ball and bull nose), the body is the cutter; the others
       // are the cutter below their top plane.
-      if (n.z <= 0 || capped(cutter_body(tool))) {
+      if (n.z <= 0 || cutter_body(tool).capped()) {
         EXPECT_NEAR(hb, hc, 1e-12) << "shape " << int(tool.shape);
       }
     }
@@ -188,7 +184,7 @@ TEST(CutterBody, ErosionKeepsExactlyThePointsDeepEnough) {
       }
       if (!e) continue;
       const RevolvedSolid solid = to_solid(*e);
-      if (capped(*e)) {
+      if (e->capped()) {
         // The primitives hold every point of the capped body, and no point outside it while
         // the cap is above the rounded disc (see cutter_body.hpp).
         const bool exact = e->top() >= e->z_lo + e->rounding;

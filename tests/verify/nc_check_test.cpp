@@ -103,10 +103,8 @@ TEST(NcCheck, HolderPassingTheClampByOneMicron) {
 // overhang is a 0.1 mm gouge.
 TEST(NcCheck, NecksAboveBallAndBullCuttersAreNotTheCutter) {
   for (const double corner : {3.0, 2.5}) {
-    ToolLibrary t;
-    t.file = "tools.json";
+    ToolLibrary t = tools();
     ToolSpec& spec = t.tools[1];
-    spec.number = 1;
     spec.geometry.shape = corner == 3.0 ? CutterShape::kBall : CutterShape::kBullNose;
     spec.geometry.corner_radius = corner == 3.0 ? 0.0 : corner;
     spec.geometry.diameter = 6;
