@@ -2,6 +2,7 @@
 // and CAMotics projects (picked by content, and by the .camotics extension). Every tool a library
 // accepts must make the solids and the cutter body the NC checks build from it, a body that holds
 // the tool's profile and whose pieces (eroded too) run contiguously to its top.
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -31,7 +32,10 @@ void check_library(const ToolLibrary& library) {
         for (std::size_t i = 0; i + 1 < solid.parts.size(); ++i) {
           require(solid.parts[i].z1 == solid.parts[i + 1].z0, "contiguous pieces");
         }
-        require(solid.parts.back().z1 == e->z_hi, "pieces up to the top");
+        // A capped body (ball, bull nose) ends at its cap, or at its disc where the cap is below
+        // it (see geometry/cutter_body.hpp).
+        const double top = e->capped() ? std::max(e->z_lo, e->top()) : e->z_hi;
+        require(solid.parts.back().z1 == top, "pieces up to the top");
       }
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "kdop fuzz: tool %d: %s\n", number, e.what());

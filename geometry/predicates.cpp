@@ -211,7 +211,17 @@ void minor2(Rational& out, const Rational& a, const Rational& c, const Rational&
   mpq_sub(out.q, z.q, x.q);
 }
 
+// Coordinates that are no number have no orientation: 0, rather than GMP's trap on them (a
+// damaged or crafted hierarchy file can carry them; the mesh readers reject them).
+template <std::size_t n>
+bool all_finite(const std::array<double, n>& coordinates) {
+  bool finite = true;
+  for (const double c : coordinates) finite &= std::isfinite(c);
+  return finite;
+}
+
 int orient2d_rational(double ax, double ay, double bx, double by, double cx, double cy) {
+  if (!all_finite(std::array<double, 6>{ax, ay, bx, by, cx, cy})) return 0;
   const Rational qax(ax), qay(ay), qbx(bx), qby(by), qcx(cx), qcy(cy);
   Rational det;
   minor2(det, qax, qcx, qby, qcy, qay, qcy, qbx, qcx);
@@ -219,6 +229,10 @@ int orient2d_rational(double ax, double ay, double bx, double by, double cx, dou
 }
 
 int orient3d_rational(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  if (!all_finite(
+          std::array<double, 12>{a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z})) {
+    return 0;
+  }
   const Rational ax(a.x), ay(a.y), az(a.z), bx(b.x), by(b.y), bz(b.z);
   const Rational cx(c.x), cy(c.y), cz(c.z), dx(d.x), dy(d.y), dz(d.z);
   // det = adz (bdx cdy - cdx bdy) + bdz (cdx ady - adx cdy) + cdz (adx bdy - bdx ady)

@@ -2,7 +2,9 @@
 // Exact orientation predicates on double coordinates (Shewchuk-style): a floating-point
 // evaluation with a forward error bound decides the sign when it can; otherwise the determinant
 // is evaluated exactly with expansion arithmetic (sums of non-overlapping doubles). The result
-// is the sign of the exact real determinant of the given doubles: -1, 0 or +1.
+// is the sign of the exact real determinant of the given doubles: -1, 0 or +1. A NaN or
+// infinite coordinate has no orientation and gives 0 (the readers reject such input; a crafted
+// hierarchy file may still carry it, and must not make the exact stage trap).
 #include "geometry/vec3.hpp"
 
 namespace kdop {

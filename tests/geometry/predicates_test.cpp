@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -311,6 +312,29 @@ TEST(Predicates, ExtremeMagnitudes) {
     const Vec3 a{r(), r(), r()}, b{r(), r(), r()}, c{r(), r(), r()}, d{r(), r(), r()};
     ck.orient3d(a, b, c, d);
     ck.orient2d(a.x, a.y, b.x, b.y, c.x, c.y);
+  }
+}
+
+// NaN and infinite coordinates (which only a crafted hierarchy file can bring in) give 0 on every
+// path, where GMP's conversion used to trap (SIGFPE) on them.
+TEST(Predicates, NonFiniteCoordinatesGiveZero) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Vec3 a{0, 0, 0}, b{1, 0, 0}, c{0, 1, 0}, d{0.25, 0.25, 1};
+  for (const double bad : {inf, -inf, nan}) {
+    for (int i = 0; i < 12; ++i) {
+      std::array<Vec3, 4> p{a, b, c, d};
+      Vec3& v = p[i / 3];
+      (i % 3 == 0 ? v.x : i % 3 == 1 ? v.y : v.z) = bad;
+      EXPECT_EQ(orient3d(p[0], p[1], p[2], p[3]), 0) << bad << " at " << i;
+      EXPECT_EQ(orient3d_exact(p[0], p[1], p[2], p[3]), 0) << bad << " at " << i;
+    }
+    for (int i = 0; i < 6; ++i) {
+      std::array<double, 6> q{0, 0, 1, 0, 0.25, 1};
+      q[i] = bad;
+      EXPECT_EQ(orient2d(q[0], q[1], q[2], q[3], q[4], q[5]), 0) << bad << " at " << i;
+      EXPECT_EQ(orient2d_exact(q[0], q[1], q[2], q[3], q[4], q[5]), 0) << bad << " at " << i;
+    }
   }
 }
 
