@@ -234,8 +234,20 @@ std::array<double, 3> first_contact(const Piece& piece, Meets meets) {
 struct Sweep {
   RevolvedSolid solid;
   Piece piece;
-  bool has_inside = true;  // false for a rise's top disc (no depth to measure)
+  bool top_disc = false;  // a rise's top disc (entering_sweeps): eroded as a disc for depths
 };
+
+// The flat disc of `body`'s reach at its top plane, top(), or an empty solid when nothing is
+// left of the body. Every column of the body within its reach runs up to at least top() (see
+// geometry/cutter_body.hpp), so the disc swept up a rise holds what the body sweeps beyond its
+// start below end + top().
+RevolvedSolid top_disc(const std::optional<CutterBody>& body) {
+  RevolvedSolid disc;
+  if (!body) return disc;
+  const double r = reach(to_solid(*body)), top = body->top();
+  disc.parts.push_back(make_frustum(top, r, top, r));
+  return disc;
+}
 
 // What a rapid of the cutter body tool.entering (the cutter eroded by delta) sweeps beyond its
 // start: the body along every piece; for a straight rise up its axis, the body's top disc (a flat
@@ -255,20 +267,17 @@ std::vector<Sweep> entering_sweeps(const ToolModel& tool, const std::vector<Piec
                     p.from.y == p.to.y && p.to.z > p.from.z;
   if (!rise) {
     std::vector<Sweep> out;
-    for (const Piece& q : pieces) out.push_back({body, q, true});
+    for (const Piece& q : pieces) out.push_back({body, q, false});
     return out;
   }
-  const double r = reach(body);
-  RevolvedSolid disc;
-  disc.parts.push_back(make_frustum(tool.entering->top(), r, tool.entering->top(), r));
-  return {{disc, p, false}, {body, Piece{p.to, p.to, 0, false}, true}};
+  return {{top_disc(tool.entering), p, true}, {body, Piece{p.to, p.to, 0, false}, false}};
 }
 
 // The cutter body tool.entering where a move starts (a feed's start where no move brought the
 // tool).
 std::vector<Sweep> start_sweeps(const ToolModel& tool, const std::vector<Piece>& pieces) {
   const Vec3 at = pieces.front().from;
-  return {{tool.entering_solid, Piece{at, at, 0, false}, true}};
+  return {{tool.entering_solid, Piece{at, at, 0, false}, false}};
 }
 
 // Whether move `index` starts where the previous move left the same tool, with the same length
@@ -435,7 +444,7 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
         }
         sweeps = entering_sweeps(tool, rest, arrived);
       } else {
-        for (const Piece& p : pieces) sweeps.push_back({solid, p, true});
+        for (const Piece& p : pieces) sweeps.push_back({solid, p, false});
       }
       auto contact = [&](const RevolvedSolid& body, const Piece& p) {
         return swept_contact(field, grown(body, p), p.from, p.to, options.delta);
@@ -457,12 +466,15 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       });
       // The depth on the field: the largest erosion of the tool part that still reaches the
       // material left (the cutter eroded exactly, shank and holder part by part: a lower bound).
+      // A rise's top disc is the eroded body's disc: what the cutter eroded by d sweeps beyond its
+      // start (whose material the move that brought it there cut or reported).
       f.depth = deepest(0, tool.max_depth, options.delta, [&](double d) {
-        const RevolvedSolid e = f.kind == NcFindingKind::rapid_into_material
-                                    ? eroded_cutter(tool.body, d)
-                                    : eroded_parts(solid, d);
+        const bool cutter_part = f.kind == NcFindingKind::rapid_into_material;
+        const RevolvedSolid e = cutter_part ? eroded_cutter(tool.body, d) : eroded_parts(solid, d);
         for (const Sweep& w : sweeps) {
-          if (w.has_inside && contact(e, w.piece) != StockContact::clear) return true;
+          const StockContact c =
+              w.top_disc ? contact(top_disc(eroded(tool.body, d)), w.piece) : contact(e, w.piece);
+          if (c != StockContact::clear) return true;
         }
         return false;
       });

@@ -305,6 +305,29 @@ TEST(NcCheck, RetractsIntoMaterialAreFound) {
   EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z48 F100\nG0 Z320\n").findings.empty());
 }
 
+// The same retract, on up past the plate: the cutter at its end (tip 90, the plate's top at 70)
+// meets nothing, and the depth is how far the eroded cutter's top disc still crosses the plate on
+// the way: 2 again, for the stock too (its depth on the height field was 0).
+TEST(NcCheck, RisesPastMaterialHaveTheirDepth) {
+  NcSetupFile s = setup();
+  s.fixtures.clear();
+  s.part.box = {0, 0, -340, 100, 100, -330};
+  s.stock.box = {0, 0, -340, 100, 100, -330};
+  ToolLibrary t = tools();
+  t.tools[1].geometry.shank_diameter = 4;
+  const NcReport r =
+      check_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z90\nM30\n", s, t);
+  ASSERT_EQ(r.findings.size(), 2u) << describe(r);
+  for (const NcFinding& f : r.findings) {
+    EXPECT_EQ(f.line, 6u) << describe(r);
+    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
+    EXPECT_NEAR(f.position[2], -360, 1e-3) << describe(r);  // tip 40
+    EXPECT_NEAR(f.depth, 2, 1e-5) << describe(r);
+  }
+  EXPECT_EQ(r.findings[0].object, "part");
+  EXPECT_EQ(r.findings[1].object, "stock");
+}
+
 // tools() and tool 2: tool 1 20 mm longer (shank to 70, gauge length 100).
 ToolLibrary tools_with_a_longer_one() {
   ToolLibrary two = tools();
