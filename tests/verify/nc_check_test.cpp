@@ -278,19 +278,25 @@ TEST(NcCheck, MeshStockIsFollowedAsItIsCutToo) {
 // A retract is a rapid too: rising from under the part into it is found, whatever the shank
 // (here narrower than the cutter, so only the cutter meets the part); rising out of a cut or a
 // gouge is not a rapid into material.
-TEST(NcCheck, RetractsIntoMaterialAreFound) {
-  // A plate hanging in the air (stock and part 10 thick, program z 60 to 70, x >= 0) and a tool
-  // with a 4 mm shank on its 10 mm cutter. Beside the plate at tip z 25, the cutter (x -8 to 2)
-  // slides under its edge while the shank (x -5 to -1) stays beside it and the holder (from tip
-  // + 50) above it; then straight up: the cutter's top (tip + 20) enters the plate at tip 40.
+// A plate hanging in the air (stock and part 10 thick, program z 60 to 70, x >= 0) and a tool
+// with a 4 mm shank on its 10 mm cutter. Beside the plate at tip z 25, the cutter (x -8 to 2)
+// slides under its edge while the shank (x -5 to -1) stays beside it and the holder (from tip
+// + 50) above it; then straight up to tip z `rise_to`: the cutter's top (tip + 20) enters the
+// plate at tip 40.
+NcReport retract_under_a_plate(int rise_to) {
   NcSetupFile s = setup();
   s.fixtures.clear();
   s.part.box = {0, 0, -340, 100, 100, -330};
   s.stock.box = {0, 0, -340, 100, 100, -330};
   ToolLibrary t = tools();
   t.tools[1].geometry.shank_diameter = 4;
-  const NcReport r =
-      check_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z45\nM30\n", s, t);
+  return check_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z" +
+                           std::to_string(rise_to) + "\nM30\n",
+                       s, t);
+}
+
+TEST(NcCheck, RetractsIntoMaterialAreFound) {
+  const NcReport r = retract_under_a_plate(45);
   ASSERT_EQ(r.findings.size(), 2u) << describe(r);
   for (const NcFinding& f : r.findings) {
     EXPECT_EQ(f.line, 6u) << describe(r);
@@ -309,14 +315,7 @@ TEST(NcCheck, RetractsIntoMaterialAreFound) {
 // meets nothing, and the depth is how far the eroded cutter's top disc still crosses the plate on
 // the way: 2 again, for the stock too (its depth on the height field was 0).
 TEST(NcCheck, RisesPastMaterialHaveTheirDepth) {
-  NcSetupFile s = setup();
-  s.fixtures.clear();
-  s.part.box = {0, 0, -340, 100, 100, -330};
-  s.stock.box = {0, 0, -340, 100, 100, -330};
-  ToolLibrary t = tools();
-  t.tools[1].geometry.shank_diameter = 4;
-  const NcReport r =
-      check_program("G21 G90 G54\nT1 M6\nG43 H1\nG0 X-30 Y50 Z25\nG0 X-3\nG0 Z90\nM30\n", s, t);
+  const NcReport r = retract_under_a_plate(90);
   ASSERT_EQ(r.findings.size(), 2u) << describe(r);
   for (const NcFinding& f : r.findings) {
     EXPECT_EQ(f.line, 6u) << describe(r);
