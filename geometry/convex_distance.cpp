@@ -232,6 +232,49 @@ DistanceBounds gjk(const Triangle& t, const RevolvedPrimitive& p, Vec3 from, Vec
   return out;
 }
 
+// GJK on a long sweep can stall on rounding with its bounds far apart: on a move of metres past a
+// gap of microns its directions come from points metres apart, and the sweep's extent along a
+// direction's error swamps the gap. The sweep is the union of its halves' sweeps, so a run that
+// ended with its bounds apart, by more than kSplitGap rounding margins (which no run can beat)
+// and by less than 1 / kSplitLength of the sweep's length, is retried on the halves, each of
+// which resolves closer; at most kSplitRuns runs in all (a stall needs a gap under about 1e-9 of
+// the sweep's length, so few halves still stall). The midpoint is rounded: the halves' polyline
+// is within `shift` of the segment, so their bounds widen by it.
+constexpr int kSplitRuns = 64;
+constexpr double kSplitGap = 64, kSplitLength = 1e4;
+
+DistanceBounds gjk_split(const Triangle& t, const RevolvedPrimitive& p, Vec3 from, Vec3 to,
+                         const StopAt& stop, int& runs) {
+  const DistanceBounds whole = gjk(t, p, from, to, stop);
+  --runs;
+  const double gap = whole.upper - whole.lower;
+  if (whole.converged || runs < 2 || !(gap > kSplitGap * separation_margin(t, p, from, to)) ||
+      !(kSplitLength * gap < norm(to - from))) {
+    return whole;
+  }
+  const Vec3 mid = 0.5 * (from + to);
+  const double shift = 0x1p-50 * (magnitude(from) + magnitude(to));
+  StopAt half = stop;
+  half.above += shift;
+  half.at_most -= shift;
+  half.tolerance = std::max(0.0, stop.tolerance - 2 * shift);
+  const DistanceBounds a = gjk_split(t, p, from, mid, half, runs);
+  half.above = std::min(half.above, a.upper);  // the second half matters only if nearer
+  DistanceBounds b;
+  b.lower = kInf;
+  if (!(a.upper <= half.at_most)) b = gjk_split(t, p, mid, to, half, runs);
+  DistanceBounds out = whole;
+  out.iterations = whole.iterations + a.iterations + b.iterations;
+  out.lower = std::max(whole.lower, std::min(a.lower, b.lower) - shift);
+  for (const DistanceBounds* h : std::array<const DistanceBounds*, 2>{&a, &b}) {
+    if (h->upper + shift < out.upper) {
+      out.upper = h->upper + shift, out.on_triangle = h->on_triangle, out.on_solid = h->on_solid;
+    }
+  }
+  out.converged = decided(out, stop);
+  return out;
+}
+
 }  // namespace
 
 double separation_margin(const Triangle& t, const RevolvedPrimitive& p, Vec3 from, Vec3 to) {
@@ -253,7 +296,8 @@ double separation_lower_bound(const Triangle& t, const RevolvedPrimitive& p, Vec
 
 DistanceBounds triangle_sweep_distance(const Triangle& t, const RevolvedPrimitive& p, Vec3 from,
                                        Vec3 to, const DistanceOptions& options) {
-  return gjk(t, p, from, to, stop_at(options));
+  int runs = kSplitRuns;
+  return gjk_split(t, p, from, to, stop_at(options), runs);
 }
 
 DistanceBounds triangle_sweep_distance(const Triangle& t, const RevolvedSolid& s, Vec3 from,
@@ -267,7 +311,8 @@ DistanceBounds triangle_sweep_distance(const Triangle& t, const RevolvedSolid& s
     // stop there (its lower bound is still a valid lower bound for the minimum's purposes).
     StopAt stop = stop_at(options);
     stop.above = std::min(stop.above, least_upper);
-    const DistanceBounds b = gjk(t, p, from, to, stop);
+    int runs = kSplitRuns;
+    const DistanceBounds b = gjk_split(t, p, from, to, stop, runs);
     best.iterations += b.iterations;
     best.converged = best.converged && b.converged;
     best.lower = std::min(best.lower, b.lower);

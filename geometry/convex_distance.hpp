@@ -27,7 +27,9 @@ struct DistanceOptions {
   // Stop as soon as the bounds decide the question "distance <= threshold?": upper <= threshold
   // or lower > threshold. -infinity: never (the plain distance).
   double threshold = -std::numeric_limits<double>::infinity();
-  // A hard cap: the loop always ends; a capped result keeps valid (looser) bounds.
+  // A hard cap on each GJK run: the loop always ends; a capped result keeps valid (looser)
+  // bounds. A long sweep whose run ends with its bounds apart is retried on its halves (see
+  // gjk_split in convex_distance.cpp), at most 64 runs in all.
   int max_iterations = 100;
 };
 

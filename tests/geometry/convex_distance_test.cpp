@@ -482,5 +482,28 @@ TEST(ConvexDistance, LowerBoundsHoldAtMachineCoordinates) {
       cases.size(), raw_above, gjk_raw_above, worst);
 }
 
+// A frustum (radius 20 at z = 50 to 30 at z = 80) swept metres to kilometres along x, past a
+// triangle whose edge runs g beside its widest rim (y = 30 + g, every other point further out):
+// the exact distance is g, a few microns. On the longest moves GJK alone stalled on rounding with
+// a lower bound of 0 (a `near` finding from a gap of microns); the halves of the sweep resolve it.
+TEST(ConvexDistance, LongSweepsResolveMicronGaps) {
+  const RevolvedSolid frustum{{make_frustum(50, 20, 80, 30)}};
+  for (const double length : {2048.0, 16384.0, 131072.0, 262144.0}) {
+    for (const double g : {0x1p-17, 0x1p-19}) {
+      for (const double x0 : {length / 1024, length / 2, length - 8}) {
+        const Triangle t{{x0, 30 + g, 75}, {x0 + 10, 30 + g, 85}, {x0, 30 + g + 5, 85}};
+        const Vec3 from{0, 0, 0}, to{length, 0, 0};
+        const DistanceBounds b = triangle_sweep_distance(t, frustum, from, to);
+        EXPECT_LE(b.lower, g) << length << " " << x0;
+        EXPECT_GE(b.upper, g) << length << " " << x0;
+        EXPECT_LE(b.upper - b.lower, kDelta) << length << " " << x0 << ": " << b.lower;
+        if (g > 2 * kDelta) {
+          EXPECT_FALSE(may_touch(t, frustum, from, to, kDelta));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kdop

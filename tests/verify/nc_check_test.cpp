@@ -96,6 +96,46 @@ TEST(NcCheck, HolderPassingTheClampByOneMicron) {
   EXPECT_NEAR(f.position[2], -349, 1e-9);
 }
 
+// Moves of 2 m and 200 m with a two-segment holder (its lower segment radius 12, from tip + 50
+// to 65) past a rail whose face is g beside it. GJK on the whole sweep stalled on rounding and
+// reported a `near` collision from a gap of 20 microns, at x = 21982 for a rail at |x| <= 10,
+// with a depth of 0.0007 (a hostile probe, 2026-11-27); the halves of the sweep decide it. An
+// overlap of 0.001 is found where the holder's circle first reaches the rail's corner, with its
+// depth.
+TEST(NcCheck, LongMovesPastARailAreDecidedToMicrons) {
+  ToolLibrary t = tools();
+  t.tools[1].geometry.holder = {{15, 24, 24}, {25, 32, 44}};
+  t.tools[1].gauge_length = 90;
+  for (const double g : {2e-5, -1e-3}) {
+    NcSetupFile s;
+    s.file = "setup.json";
+    s.stock.name = "stock";
+    s.stock.box = {5000, 5000, -100, 5010, 5010, -90};  // far away
+    NcSetupSolid rail;
+    rail.name = "rail";
+    rail.box = {-10, 12 + g, 140, 10, 30, 160};
+    s.fixtures.push_back(rail);
+    s.tolerance = 0.01;
+    s.start = {-100000, 0, 300};
+    for (const std::string half : {"1000", "100000"}) {
+      const NcReport r = check_program(
+          "G21 G90 G54\nT1 M6\nG43 H1\nG0 X-" + half + " Y0 Z100\nG0 X" + half + "\nM30\n", s, t);
+      if (g > 0) {
+        EXPECT_TRUE(r.findings.empty()) << half << "\n" << describe(r);
+        continue;
+      }
+      ASSERT_EQ(r.findings.size(), 1u) << half << "\n" << describe(r);
+      const NcFinding& f = r.findings[0];
+      EXPECT_EQ(f.kind, NcFindingKind::collision);
+      EXPECT_EQ(f.tool_part, ToolPart::holder);
+      EXPECT_EQ(f.object, "rail");
+      EXPECT_FALSE(f.near);
+      EXPECT_NEAR(f.depth, 1e-3, 2e-6) << half;
+      EXPECT_NEAR(f.position[0], -10 - std::sqrt(144 - (12 + g) * (12 + g)), 1e-3) << half;
+    }
+  }
+}
+
 // A necked ball or bull-nose mill (6 mm, flutes 12 long, shank 4 mm) passes under an overhang
 // 2.5 mm from its axis: above the flutes only the shank passes, 0.5 mm clear. The cutter body
 // was rounded on top up to 12 + the corner radius and reported a 0.31 mm gouge (a hostile
