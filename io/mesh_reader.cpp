@@ -2,7 +2,9 @@
 // ply.cpp and off.cpp.
 #include "io/mesh_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <string>
 #include <system_error>
 
+#include "geometry/coordinate_range.hpp"
 #include "io/io_error.hpp"
 
 namespace kdop {
@@ -44,17 +47,28 @@ MeshFormat mesh_format_from_path(const std::string& path) {
 }
 
 Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name) {
+  Mesh mesh;
   switch (format) {
     case MeshFormat::stl:
-      return parse_stl(bytes, name);
+      mesh = parse_stl(bytes, name);
+      break;
     case MeshFormat::obj:
-      return parse_obj(bytes, name);
+      mesh = parse_obj(bytes, name);
+      break;
     case MeshFormat::ply:
-      return parse_ply(bytes, name);
+      mesh = parse_ply(bytes, name);
+      break;
     case MeshFormat::off:
-      return parse_off(bytes, name);
+      mesh = parse_off(bytes, name);
+      break;
   }
-  throw IoError::in_file(name, "unknown mesh format");
+  // The whole mesh's scale (geometry/coordinate_range.hpp): its largest coordinate magnitude.
+  double largest = 0;
+  for (const std::vector<double>* axis : {&mesh.x, &mesh.y, &mesh.z}) {
+    for (const double v : *axis) largest = std::max(largest, std::fabs(v));
+  }
+  if (!mesh_scale_in_range(largest)) throw IoError::in_file(name, mesh_below_scale(largest));
+  return mesh;
 }
 
 Mesh read_mesh(const std::string& path) {

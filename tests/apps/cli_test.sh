@@ -155,6 +155,10 @@ expect "truncated names file" grep -q "truncated.stl" err.txt
 printf 'v 4e38 0 -2e38\nv 4e38 0 0\nv 5e38 5e37 -1e38\nf 1 2 3\n' >huge.obj
 check "huge coordinate" 2 "$kdop" check --env huge.obj --object cube.obj
 expect "huge coordinate names line and range" grep -q "huge.obj: line 1: coordinate '4e38' is beyond +-1e30" err.txt
+# A whole mesh under 1e-30 too: a mesh at 1e-157 gave false negatives with OBB and RSS.
+printf 'v 0 0 0\nv 1e-157 0 0\nv 0 1e-157 0\nf 1 2 3\n' >tiny.obj
+check "tiny mesh" 2 "$kdop" check --env cube.obj --object tiny.obj
+expect "tiny mesh says why" grep -q "tiny.obj: every coordinate is below 1e-30 in magnitude (the largest is 1e-157)" err.txt
 check "huge translation" 2 "$kdop" check --env cube.obj --object cube.obj --pose 2e30,0,0,1,0,0,0
 expect "huge translation named" grep -q -- "--pose: translation tx = 2e+30 is beyond +-1e30" err.txt
 check "huge matrix translation" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0,0,1,0,0,0,0,1,-3e31,0,0,0,1

@@ -79,5 +79,32 @@ TEST_F(ReadMesh, ErrorsNameThePath) {
             path("bad.off") + ": line 6: face index 7 out of range (file has 3 vertices)");
 }
 
+// A whole mesh under 1e-30 is refused (geometry/coordinate_range.hpp: a mesh at 1e-157 gave false
+// negatives with OBB and RSS), in every format; single tiny coordinates in a mesh of ordinary size
+// (3.5e-32 from a sphere's sin(pi)) and a mesh of zeros are read.
+TEST_F(ReadMesh, MeshesSmallerThan1e30AreRefused) {
+  const std::string tiny = "v 0 0 0\nv 1e-157 0 0\nv 0 -2e-31 0\nf 1 2 3\n";
+  EXPECT_EQ(test::io_error_of([&] { parse_mesh(tiny, MeshFormat::obj, "speck.obj"); }),
+            "speck.obj: every coordinate is below 1e-30 in magnitude (the largest is 2e-31): kdop "
+            "reads meshes that reach at least 1e-30 (scale the model up)");
+  Mesh speck = tetrahedron();
+  for (double& v : speck.x) v *= 0x1p-1000;
+  for (double& v : speck.y) v *= 0x1p-1000;
+  for (double& v : speck.z) v *= 0x1p-1000;
+  write_file_atomic(path("speck.ply"), format_ply(speck, PlyEncoding::binary_little_endian));
+  EXPECT_THAT(read_error(path("speck.ply")), HasSubstr("speck.ply: every coordinate is below"));
+  write_file_atomic(path("speck.stl"), format_stl_binary(speck));  // floats: all 0 there
+  EXPECT_EQ(read_mesh(path("speck.stl")).triangle_count(), 4u);
+  EXPECT_EQ(parse_mesh("v 3.4691420382247109e-32 1 -1\nv 0 0 0\nv 1 0 0\nf 1 2 3\n",
+                       MeshFormat::obj, "s.obj")
+                .x[0],
+            3.4691420382247109e-32);
+  EXPECT_EQ(parse_mesh("v 0 0 0\nv 0 0 0\nv 0 0 -0\nf 1 2 3\n", MeshFormat::obj, "z.obj")
+                .triangle_count(),
+            1u);
+  EXPECT_EQ(parse_mesh("v 1e-30 0 0\nv 0 0 0\nv 0 0 0\nf 1 2 3\n", MeshFormat::obj, "e.obj").x[0],
+            1e-30);
+}
+
 }  // namespace
 }  // namespace kdop
