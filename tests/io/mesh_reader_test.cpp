@@ -82,7 +82,7 @@ TEST_F(ReadMesh, ErrorsNameThePath) {
 // A whole mesh under 1e-30 is refused (geometry/coordinate_range.hpp: a mesh at 1e-157 gave false
 // negatives with OBB and RSS), in every format; single tiny coordinates in a mesh of ordinary size
 // (3.5e-32 from a sphere's sin(pi)) and a mesh of zeros are read.
-TEST_F(ReadMesh, MeshesSmallerThan1e30AreRefused) {
+TEST_F(ReadMesh, MeshesSmallerThanTheRangeAreRefused) {
   const std::string tiny = "v 0 0 0\nv 1e-157 0 0\nv 0 -2e-31 0\nf 1 2 3\n";
   EXPECT_EQ(test::io_error_of([&] { parse_mesh(tiny, MeshFormat::obj, "speck.obj"); }),
             "speck.obj: every coordinate is below 1e-30 in magnitude (the largest is 2e-31): kdop "
