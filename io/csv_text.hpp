@@ -1,12 +1,14 @@
 #pragma once
 // Writing CSV fields: numbers with std::to_chars (no locale, no iostream state), text quoted as
 // RFC 4180 says. Shared by the batch results (io/result_file.hpp) and path reports
-// (io/path_report.hpp).
+// (io/path_report.hpp). Reading one line's fields, quoted ones too (the pose files).
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kdop::csv {
 
@@ -22,6 +24,57 @@ inline void put_field(std::string& out, std::string_view s) {
     out += ch;
   }
   out += '"';
+}
+
+// Splits one line (without its line break) into fields as RFC 4180 says: a field that starts
+// with '"' is quoted, runs to the next '"' not doubled, and holds its text with each '""' read as
+// '"'; it must be followed by ',' or the end of the line. A '"' elsewhere in a field, or a quoted
+// field still open at the end of the line (line breaks in fields are not supported), is an
+// error: returns its message, or nullptr. `fields` views `line` or, for quoted fields that held
+// a doubled quote, strings appended to `unquoted` (whose elements never move).
+inline const char* split_line(std::string_view line, std::vector<std::string_view>& fields,
+                              std::deque<std::string>& unquoted) {
+  fields.clear();
+  unquoted.clear();
+  for (std::size_t at = 0;;) {
+    if (at < line.size() && line[at] == '"') {
+      std::size_t close = at + 1;
+      bool doubled = false;
+      for (;; close += 2) {
+        close = line.find('"', close);
+        if (close == std::string_view::npos) {
+          return "a quoted field is not closed on its line (line breaks in fields are not "
+                 "supported)";
+        }
+        if (close + 1 >= line.size() || line[close + 1] != '"') break;
+        doubled = true;
+      }
+      std::string_view text = line.substr(at + 1, close - at - 1);
+      if (doubled) {
+        std::string& s = unquoted.emplace_back();
+        for (std::size_t i = 0; i < text.size(); ++i) {
+          s += text[i];
+          if (text[i] == '"') ++i;  // the second of a pair
+        }
+        text = s;
+      }
+      fields.push_back(text);
+      at = close + 1;
+      if (at == line.size()) return nullptr;
+      if (line[at] != ',') return "expected ',' or the end of the line after a quoted field";
+      ++at;
+      continue;
+    }
+    const std::size_t comma = line.find(',', at);
+    const std::string_view field =
+        line.substr(at, comma == std::string_view::npos ? comma : comma - at);
+    if (field.find('"') != std::string_view::npos) {
+      return "a '\"' inside an unquoted field (quote the whole field and double its '\"')";
+    }
+    fields.push_back(field);
+    if (comma == std::string_view::npos) return nullptr;
+    at = comma + 1;
+  }
 }
 
 inline void put_uint(std::string& out, std::uint64_t v) {

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +24,7 @@
 #include <utility>
 #include <variant>
 
+#include "io/csv_text.hpp"
 #include "io/io_error.hpp"
 #include "io/text_scanner.hpp"
 
@@ -217,19 +219,10 @@ class CsvPoses {
   }
 
   void split(std::string_view line) {
-    if (line.find('"') != std::string_view::npos) {
-      fail("quoted fields are not supported (found '\"')");
-    }
     // A NUL would be copied into pose_id and from there raw into CSV results.
     if (line.find('\0') != std::string_view::npos) fail("NUL byte in the line");
     if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
-    fields_.clear();
-    for (;;) {
-      const std::size_t comma = line.find(',');
-      fields_.push_back(line.substr(0, comma));
-      if (comma == std::string_view::npos) return;
-      line.remove_prefix(comma + 1);
-    }
+    if (const char* error = csv::split_line(line, fields_, unquoted_)) fail(error);
   }
 
   void parse_row(PoseRecord& record) {
@@ -282,6 +275,7 @@ class CsvPoses {
   std::array<std::size_t, kColumnCount> column_{};  // field index of each column, or kAbsent
   std::size_t field_count_ = 0;
   std::vector<std::string_view> fields_;  // of the current line
+  std::deque<std::string> unquoted_;      // its quoted fields that held a doubled '"'
 };
 
 // ---- NPY ------------------------------------------------------------------------------------

@@ -7,11 +7,14 @@
 //     blanks: pose_id,tx,ty,tz,qw,qx,qy,qz (required; p' = R p + t, Hamilton quaternion,
 //     normalized on reading) and object (required when the batch has 2 or more objects,
 //     optional with one). Other columns are ignored, so files can carry notes or timestamps.
-//   - pose_id is copied verbatim (everything between the commas, except a trailing '\r');
-//     object must equal one of the batch's object names exactly; numbers may have blanks
-//     around them and are parsed with std::from_chars (no locale).
-//   - blank lines are skipped, CRLF is accepted, a UTF-8 byte order mark is ignored; quoted
-//     fields are not supported: a '"' anywhere is an error.
+//   - fields may be quoted as RFC 4180 says (as Python's csv module and R's write.csv write
+//     them): a field that starts with '"' holds the text up to the closing '"', each '""' in it
+//     read as '"', so it can hold commas; it cannot span lines. A '"' inside an unquoted field
+//     is an error.
+//   - pose_id is copied verbatim (everything between the commas, except a trailing '\r'; a
+//     quoted field's text); object must equal one of the batch's object names exactly; numbers
+//     may have blanks around them and are parsed with std::from_chars (no locale).
+//   - blank lines are skipped, CRLF is accepted, a UTF-8 byte order mark is ignored.
 // NPY (.npy, NumPy format 1.0, 2.0 or 3.0): dtype '<f8', C order, shape (N, 7) holding rows
 //   tx,ty,tz,qw,qx,qy,qz, or shape (N, 4, 4) holding 4x4 matrices row by row acting on column
 //   vectors (as `kdop check --matrix`). pose_id is the 0-based row index; there is no object

@@ -144,12 +144,32 @@ TEST(PoseCsv, HeaderErrors) {
             "poses: line 2: header: duplicate column 'tx'");
   EXPECT_EQ(csv_error("object,pose_id,tx,ty,tz,qw,qx,qy,qz,object\n", kTwo),
             "poses: line 1: header: duplicate column 'object'");
-  EXPECT_EQ(csv_error("\"pose_id\",tx,ty,tz,qw,qx,qy,qz\n"),
-            "poses: line 1: quoted fields are not supported (found '\"')");
   // A headerless file: its first row is taken for the header and named as such.
   EXPECT_EQ(csv_error("p0,0,0,0,1,0,0,0\n"),
             "poses: line 1: header: missing column 'pose_id' (required: "
             "pose_id,tx,ty,tz,qw,qx,qy,qz)");
+}
+
+// Quoted fields as Python's csv module and R's write.csv write them (RFC 4180): pose ids with
+// commas, quotes and blanks come back verbatim, quoted header names and numbers are read.
+TEST(PoseCsv, QuotedFields) {
+  const std::vector<PoseRecord> r = read_text(
+      "\"pose_id\",\"tx\",ty,tz,qw,qx,qy,qz,\"object\"\n"
+      "\"run 1, pose 7\",\"1.5\",0,0,1,0,0,0,\"a\"\n"
+      "\"say \"\"hi\"\"\",0,0,0,1,0,0,0,\"b\"\r\n"
+      "\"\",0,0,0,1,0,0,0,a\n"
+      "\" x \",0,0,\"-0\",1,0,0,0,a\n"
+      "\"\"\"\"\"\",0,0,0,1,0,0,0,\"\"\"\"\n",
+      PoseFormat::csv, {"a", "b", "\""});
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].pose_id, "run 1, pose 7");
+  EXPECT_EQ(r[0].pose.t[0], 1.5);
+  EXPECT_EQ(r[1].pose_id, "say \"hi\"");
+  EXPECT_EQ(r[1].object, 1u);
+  EXPECT_EQ(r[2].pose_id, "");
+  EXPECT_EQ(r[3].pose_id, " x ");
+  EXPECT_EQ(r[4].pose_id, "\"\"");
+  EXPECT_EQ(r[4].object, 2u);
 }
 
 TEST(PoseCsv, RowErrors) {
@@ -173,8 +193,14 @@ TEST(PoseCsv, RowErrors) {
   EXPECT_EQ(csv_error(h + "a,0,0,0,1e309,0,0,0\n"),
             "poses: line 2: column qw: expected a number, got '1e309'");
   EXPECT_EQ(csv_error(h + "\n\na,1,2,3,0,0,0,-0\n"), "poses: line 4: quaternion is zero");
-  EXPECT_EQ(csv_error(h + "\"a\",0,0,0,1,0,0,0\n"),
-            "poses: line 2: quoted fields are not supported (found '\"')");
+  EXPECT_EQ(csv_error(h + "a\"b,0,0,0,1,0,0,0\n"),
+            "poses: line 2: a '\"' inside an unquoted field (quote the whole field and double its "
+            "'\"')");
+  EXPECT_EQ(csv_error(h + "\"a,0,0,0,1,0,0,0\n"),
+            "poses: line 2: a quoted field is not closed on its line (line breaks in fields are "
+            "not supported)");
+  EXPECT_EQ(csv_error(h + "\"a\"b,0,0,0,1,0,0,0\n"),
+            "poses: line 2: expected ',' or the end of the line after a quoted field");
   EXPECT_EQ(csv_error(h + std::string("a\0b,0,0,0,1,0,0,0\n", 18)),
             "poses: line 2: NUL byte in the line");
   EXPECT_EQ(csv_error("pose_id,tx,ty,tz,qw,qx,qy,qz\ra,0,0,0,1,0,0,0\r"),
