@@ -252,7 +252,10 @@ void remove_swept(StockHeightField& field, const CutterProfile& cutter, Vec3 fro
   const CellRange range = cells_near(field, from, to, cutter.reach);
   const std::size_t j0 = std::max(range.j0, row_begin), j1 = std::min(range.j1, row_end);
   // The lower end: on a plunge or a ramp it may cut deeper than the closest approach.
-  const double low_end = to.z < from.z ? 1.0 : 0.0;
+  const bool descends = to.z < from.z;
+  const double low_end = descends ? 1.0 : 0.0;
+  const double height_step = std::min(field.cell_x, field.cell_y);
+  const bool steep = std::fabs(to.z - from.z) > height_step;
   const double x_lo = std::min(a.x, b.x), x_hi = std::max(a.x, b.x);
   for (std::size_t j = j0; j < j1; ++j) {
     const double qy = field.y0 + field.cell_y * (static_cast<double>(j) + 0.5);
@@ -267,12 +270,34 @@ void remove_swept(StockHeightField& field, const CutterProfile& cutter, Vec3 fro
       double& top = field.top[i + field.nx * j];
       if (top <= field.z_bottom) continue;
       const double qx = field.x0 + field.cell_x * (static_cast<double>(i) + 0.5);
-      // Times to try: the closest approach in the plane, and the lower end of a sloped move.
-      double closest = 0;
-      if (len2 > 0) closest = std::clamp(((qx - a.x) * dx + (qy - a.y) * dy) / len2, 0.0, 1.0);
+      // Times to try (any time gives a valid bound; more only lower it): the closest approach in
+      // the plane and, on a sloped move, the stretch from there toward its lower end up to where
+      // the cell leaves the cutter's reach, in steps of about a cell's height change. A ramp cuts
+      // a cell deepest where the cutter is lowest while still over it, not where its axis passes
+      // closest (a probe's ramp kept 3 mm of material it had cut). A move that drops less than a
+      // cell's height in all (a finishing pass's short moves) tries its lower end instead.
+      double closest = 0, lowest_t = low_end;
+      if (len2 > 0) {
+        const double along = ((qx - a.x) * dx + (qy - a.y) * dy) / len2;
+        closest = std::clamp(along, 0.0, 1.0);
+      }
+      if (len2 > 0 && steep) {
+        const double along = ((qx - a.x) * dx + (qy - a.y) * dy) / len2;
+        const double ex = qx - (a.x + along * dx), ey = qy - (a.y + along * dy);
+        // Just inside the reach, so rounding does not put the last sample outside it.
+        const double room = reach2 * (1 - 1e-9) - (ex * ex + ey * ey);
+        lowest_t = room < 0
+                       ? closest
+                       : std::clamp(along + (descends ? 1 : -1) * std::sqrt(room / len2), 0.0, 1.0);
+      }
+      int steps = 0;
+      if (!level) {
+        const double drop = std::fabs(lerp_z(from, to, lowest_t) - lerp_z(from, to, closest));
+        steps = static_cast<int>(std::min(64.0, std::ceil(drop / height_step)));
+      }
       double best = top;
-      for (int k = 0; k < (level ? 1 : 2); ++k) {
-        const double t = k == 0 ? closest : low_end;
+      for (int k = 0; k <= steps; ++k) {
+        const double t = k == 0 ? closest : closest + (lowest_t - closest) * k / steps;
         const double px = a.x + t * dx, py = a.y + t * dy;
         // (sqrt, not hypot: this is the replay's inner loop, and mm-sized values cannot
         // overflow.)

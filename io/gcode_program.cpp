@@ -695,6 +695,13 @@ class Interpreter {
     std::uint32_t turns = 1;
     if (b.given('P')) {
       const std::int64_t p = round_to_int(b.value('P'));
+      // As rs274 ("P value not an integer with M19 G2 or G3"): P2.4 is no number of turns.
+      if (std::fabs(b.value('P') - static_cast<double>(p)) > 1e-3) {
+        char text[64];
+        std::snprintf(text, sizeof text, "P (turns) must be a whole number for G2/G3, got %g",
+                      b.value('P'));
+        fail(text);
+      }
       if (p < 1) fail("P (turns) must be 1 or more for G2/G3");
       if (static_cast<std::uint64_t>(p) > limits_.max_turns) {
         fail("arc with P" + std::to_string(p) + " turns, more than the limit of " +

@@ -729,11 +729,14 @@ TEST_F(Rs274Oracle, HandWrittenPrograms) {
       "G21 F10\nG0 Z5\nG81 X1 Y1 Z1 R0\nM2\n",
       "G21 F10\nG0 Z5\nG2 X1 Y1 I1 K1\nM2\n",
       "G21 F10\nG0 Z5\nG91 G53 G0 X1\nM2\n",
+      // P turns must be whole: within 0.001 they are (a probe found P2.4 taken as 2 turns)
+      "G21 F100\nG0 X0 Y0\nG2 I3 J4 P2.4\nM2\n",
+      "G21 F100\nG0 X0 Y0\nG2 I3 J4 P2.0009\nG3 I3 J4 P1.9991\nM2\n",
   };
   int k = 0;
   for (const char* program : programs)
     compare(program, oracle_setup(), "hand-written " + std::to_string(k++));
-  EXPECT_EQ(programs_, 9) << failed_;
+  EXPECT_EQ(programs_, 10) << failed_;
 }
 
 // Random programs: positions kept known to the generator so arcs can be built on a circle

@@ -367,6 +367,40 @@ TEST(NcCheck, RisesPastMaterialHaveTheirDepth) {
   EXPECT_EQ(r.findings[1].object, "stock");
 }
 
+// A 10 mm flat cutter ramps down through the stock (top at 50) from x 20, z 55 to x 40, z 35;
+// the material it leaves at x is 70 - x (its lowest pass over x is at x + 5, where its rim last
+// covers it). A 4 mm cutter then rapids down at x 35: the highest material under it is at its
+// edge x = 33, z 37. The stock as cut kept the height at the ramp's closest pass over each cell
+// (z 40 at x 35) and reported a rapid into 3 mm of material that was cut (a hostile probe,
+// 2026-11-27); it now follows each cell down to the ramp's lowest pass over it, to within the
+// field's over-estimate (0.1 mm cells on a 45 degree slope: about 0.15 mm).
+TEST(NcCheck, RampsCutEachCellDownToTheirLowestPassOverIt) {
+  NcSetupFile s = setup();
+  s.has_part = false;
+  ToolLibrary t = tools();
+  t.tools[2] = t.tools[1];
+  t.tools[2].number = 2;
+  t.tools[2].geometry.diameter = 4;
+  t.tools[2].geometry.shank_diameter = 4;
+  for (const double depth : {37.3, 36.9}) {
+    char z[32];
+    std::snprintf(z, sizeof z, "%.1f", depth);
+    const NcReport r = check_program(
+        std::string("G21 G90 G54\nT1 M6\nG43 H1\nG0 X20 Y50 Z60\nG1 Z55 F100\nG1 X40 Z35\n"
+                    "G0 Z60\nT2 M6\nG43 H2\nG0 X35 Y50 Z60\nG0 Z") +
+            z + "\nG0 Z60\nM30\n",
+        s, t);
+    if (depth > 37) {
+      EXPECT_TRUE(r.findings.empty()) << describe(r);
+      continue;
+    }
+    ASSERT_EQ(r.findings.size(), 1u) << describe(r);
+    EXPECT_EQ(r.findings[0].kind, NcFindingKind::rapid_into_material);
+    EXPECT_EQ(r.findings[0].object, "stock");
+    EXPECT_EQ(r.findings[0].line, 11u);
+  }
+}
+
 // tools() and tool 2: tool 1 20 mm longer (shank to 70, gauge length 100).
 ToolLibrary tools_with_a_longer_one() {
   ToolLibrary two = tools();
