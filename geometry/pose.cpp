@@ -1,6 +1,7 @@
 #include "geometry/pose.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace kdop {
@@ -56,8 +57,10 @@ Pose pose_from_matrix(const std::array<double, 16>& m) {
     }
   }
   if (worst > 1e-6) {
-    throw std::invalid_argument(
-        "matrix rotation is not orthonormal (|R^T R - I| = " + std::to_string(worst) + " > 1e-6)");
+    char text[96];  // %.3g: std::to_string printed 1.4e-6 as 0.000001
+    std::snprintf(text, sizeof text,
+                  "matrix rotation is not orthonormal (|R^T R - I| = %.3g > 1e-6)", worst);
+    throw std::invalid_argument(text);
   }
   const double det = p.r[0] * (p.r[4] * p.r[8] - p.r[5] * p.r[7]) -
                      p.r[1] * (p.r[3] * p.r[8] - p.r[5] * p.r[6]) +

@@ -247,8 +247,10 @@ class CsvPoses {
     const std::string column = "column " + std::string(kColumnNames[c]) + ": ";
     if (tok.empty()) fail(column + "expected a number, found an empty field");
     double value = 0;
-    if (!text::parse_double(tok, value))
-      fail(column + "expected a number, got " + text::quote(tok));
+    if (!text::parse_double(tok, value)) {
+      fail(column + (text::beyond_double(tok) ? text::quote(tok) + " is beyond double's range"
+                                              : "expected a number, got " + text::quote(tok)));
+    }
     if (!std::isfinite(value)) fail(column + "non-finite value " + text::quote(tok));
     return value;
   }

@@ -107,6 +107,16 @@ inline bool parse_double(std::string_view tok, double& value) {
   return ec == std::errc() && end == last && !tok.empty();
 }
 
+// Whether `tok` is a number whose magnitude a double cannot hold (from_chars' out of range: 1e999,
+// 1e-999), for a clearer message than "expected a number".
+inline bool beyond_double(std::string_view tok) {
+  tok = without_plus(tok);
+  const char* last = tok.data() + tok.size();
+  double value = 0;
+  auto [end, ec] = std::from_chars(tok.data(), last, value);
+  return ec == std::errc::result_out_of_range && end == last;
+}
+
 inline bool parse_int(std::string_view tok, std::int64_t& value) {
   tok = without_plus(tok);
   const char* last = tok.data() + tok.size();
@@ -145,7 +155,10 @@ inline double parse_coordinate(std::string_view tok, const std::string& file, st
   double value = 0;
   if (tok.empty()) throw IoError::at_line(file, line, "expected a coordinate, found end of line");
   if (!parse_double(tok, value)) {
-    throw IoError::at_line(file, line, "expected a coordinate, got " + quote(tok));
+    throw IoError::at_line(file, line,
+                           beyond_double(tok)
+                               ? "coordinate " + quote(tok) + " is beyond double's range"
+                               : "expected a coordinate, got " + quote(tok));
   }
   if (!std::isfinite(value)) {
     throw IoError::at_line(file, line, "non-finite coordinate " + quote(tok));

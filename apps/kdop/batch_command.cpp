@@ -2,9 +2,11 @@
 // results per pose to CSV or JSON, streamed in pose order.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <system_error>
 #include <utility>
 
 #include "apps/kdop/cli_common.hpp"
@@ -73,11 +75,14 @@ struct NamedObject {
   std::string name, file;
 };
 
-// "NAME=FILE", or a plain file named after its stem.
+// "NAME=FILE", or a plain file named after its stem (also a file whose name holds a '=', when
+// it exists as given).
 NamedObject parse_object(const std::string& text) {
   const std::size_t eq = text.find('=');
+  std::error_code ec;
   if (eq != std::string::npos && eq > 0 && eq + 1 < text.size() &&
-      text.find('/') > eq) {  // a '=' inside a directory name is part of the path
+      text.find('/') > eq &&  // a '=' inside a directory name is part of the path
+      !std::filesystem::is_regular_file(text, ec)) {
     return {text.substr(0, eq), text.substr(eq + 1)};
   }
   std::string stem = text.substr(text.find_last_of('/') + 1);

@@ -213,6 +213,9 @@ expect "batch same for any thread count" test "$(cut -d, -f1-6,8,9 r1.csv)" = "$
 } >two.csv
 check "batch two objects" 1 "$kdop" batch --env cube.obj --object big=cube.obj --object small=small.obj --poses two.csv --out two_results.csv -q
 expect "batch object column" test "$(cut -d, -f1-3 two_results.csv | tail -3 | tr '\n' ' ')" = "a,big,0 b,small,0 c,small,1 "
+# A file whose name holds a '=' is that file when it exists (not NAME=FILE).
+cp small.obj 'sm=all.obj'
+check "batch object file with =" 0 "$kdop" batch --env cube.obj --object 'sm=all.obj' --poses poses.csv -q --out eq.csv
 python3 - <<'PY'
 import struct
 rows = [(2, 0, 0, 1, 0, 0, 0), (0.5, 0.5, 0.5, 1, 0, 0, 0)]

@@ -191,7 +191,7 @@ TEST(PoseCsv, RowErrors) {
   EXPECT_EQ(csv_error(h + "a,0,2e30,0,1,0,0,0\n"),
             "poses: line 2: translation ty = 2e+30 is beyond +-1e30 (kdop's coordinate range)");
   EXPECT_EQ(csv_error(h + "a,0,0,0,1e309,0,0,0\n"),
-            "poses: line 2: column qw: expected a number, got '1e309'");
+            "poses: line 2: column qw: '1e309' is beyond double's range");
   EXPECT_EQ(csv_error(h + "\n\na,1,2,3,0,0,0,-0\n"), "poses: line 4: quaternion is zero");
   EXPECT_EQ(csv_error(h + "a\"b,0,0,0,1,0,0,0\n"),
             "poses: line 2: a '\"' inside an unquoted field (quote the whole field and double its "
@@ -520,9 +520,11 @@ TEST(PoseNpy, RowErrorsNameTheRowAndItsOffset) {
   const std::string mheader = npy_header(npy_dict("(2, 4, 4)"));
   std::vector<double> m = kMatrixRows;
   m[16 + 0] = 1.01;  // scaled, not a rotation
-  EXPECT_THAT(npy_error(mheader + f8(m)),
-              AllOf(StartsWith("poses: byte 256: row 1: matrix rotation is not orthonormal"),
-                    Not(HasSubstr("\n"))));
+  EXPECT_EQ(npy_error(mheader + f8(m)),
+            "poses: byte 256: row 1: matrix rotation is not orthonormal (|R^T R - I| = 0.0201 > "
+            "1e-6)");
+  m[16 + 0] = 1 + 7e-7;  // just beyond the tolerance: the value says so (it printed 0.000001)
+  EXPECT_THAT(npy_error(mheader + f8(m)), HasSubstr("(|R^T R - I| = 1.4e-06 > 1e-6)"));
   m = kMatrixRows;
   m[16 + 0] = -1;  // a reflection
   EXPECT_EQ(npy_error(mheader + f8(m)),
