@@ -195,6 +195,11 @@ class CsvPoses {
                                "expected a header line naming the columns, found end of file");
       }
     } while (is_blank_line(line));
+    if (line.starts_with("\x93NUMPY")) {
+      fail(
+          "this is a NumPy (.npy) file, read as CSV (standard input is CSV; give the .npy file's "
+          "path)");
+    }
     split(line);
     column_.fill(kAbsent);
     for (std::size_t i = 0; i < fields_.size(); ++i) {

@@ -228,6 +228,8 @@ with open("poses.npy", "wb") as f:
 PY
 check "batch npy" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.npy -q
 expect "batch npy ids are rows" test "$(cut -d, -f1,2 out.txt | tail -2 | tr '\n' ' ')" = "0,0 1,1 "
+check "batch npy on stdin" 2 sh -c "cat poses.npy | '$kdop' batch --env cube.obj --object cube.obj --poses - -q"
+expect "batch npy on stdin says so" grep -q "<stdin>: line 1: this is a NumPy (.npy) file, read as CSV" err.txt
 
 # Batch errors: exit 2, one line, no output file.
 printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nok,0,0,0,1,0,0,0\nbad,0,0,0,0,0,0,0\n' >zero_q.csv
