@@ -100,7 +100,8 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     char distance[64];
     std::snprintf(distance, sizeof distance, "%.17g", r.min_distance);
     text << "min distance: " << distance << "\n";
-    text << "within clearance " << args.clearance << ": " << (r.collides ? "yes" : "no");
+    std::snprintf(distance, sizeof distance, "%.17g", args.clearance);
+    text << "within clearance " << distance << ": " << (r.collides ? "yes" : "no");
     if (args.all_contacts) text << " (" << r.contacts << " pairs)";
     text << "\n";
     if (!pairs.empty()) {
