@@ -277,12 +277,9 @@ void remove_swept(StockHeightField& field, const CutterProfile& cutter, Vec3 fro
       // closest (a probe's ramp kept 3 mm of material it had cut). A move that drops less than a
       // cell's height in all (a finishing pass's short moves) tries its lower end instead.
       double closest = 0, lowest_t = low_end;
-      if (len2 > 0) {
-        const double along = ((qx - a.x) * dx + (qy - a.y) * dy) / len2;
-        closest = std::clamp(along, 0.0, 1.0);
-      }
+      const double along = len2 > 0 ? ((qx - a.x) * dx + (qy - a.y) * dy) / len2 : 0;
+      if (len2 > 0) closest = std::clamp(along, 0.0, 1.0);
       if (len2 > 0 && steep) {
-        const double along = ((qx - a.x) * dx + (qy - a.y) * dy) / len2;
         const double ex = qx - (a.x + along * dx), ey = qy - (a.y + along * dy);
         // Just inside the reach, so rounding does not put the last sample outside it.
         const double room = reach2 * (1 - 1e-9) - (ex * ex + ey * ey);

@@ -46,22 +46,26 @@ MeshFormat mesh_format_from_path(const std::string& path) {
                                    " (expected .stl, .obj, .ply or .off)");
 }
 
-Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name) {
-  Mesh mesh;
+namespace {
+
+Mesh parse_by_format(std::string_view bytes, MeshFormat format, const std::string& name) {
   switch (format) {
     case MeshFormat::stl:
-      mesh = parse_stl(bytes, name);
-      break;
+      return parse_stl(bytes, name);
     case MeshFormat::obj:
-      mesh = parse_obj(bytes, name);
-      break;
+      return parse_obj(bytes, name);
     case MeshFormat::ply:
-      mesh = parse_ply(bytes, name);
-      break;
+      return parse_ply(bytes, name);
     case MeshFormat::off:
-      mesh = parse_off(bytes, name);
-      break;
+      return parse_off(bytes, name);
   }
+  throw IoError::in_file(name, "unknown mesh format");
+}
+
+}  // namespace
+
+Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name) {
+  Mesh mesh = parse_by_format(bytes, format, name);
   // The whole mesh's scale (geometry/coordinate_range.hpp): its largest coordinate magnitude.
   double largest = 0;
   for (const std::vector<double>* axis : {&mesh.x, &mesh.y, &mesh.z}) {

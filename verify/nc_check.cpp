@@ -238,13 +238,13 @@ struct Sweep {
 };
 
 // The flat disc of `body`'s reach at its top plane, top(), or an empty solid when nothing is
-// left of the body. Every column of the body within its reach runs up to at least top() (see
-// geometry/cutter_body.hpp), so the disc swept up a rise holds what the body sweeps beyond its
-// start below end + top().
-RevolvedSolid top_disc(const std::optional<CutterBody>& body) {
+// left of the body (`solid`: to_solid of it). Every column of the body within its reach runs up
+// to at least top() (see geometry/cutter_body.hpp), so the disc swept up a rise holds what the
+// body sweeps beyond its start below end + top().
+RevolvedSolid top_disc(const std::optional<CutterBody>& body, const RevolvedSolid& solid) {
   RevolvedSolid disc;
   if (!body) return disc;
-  const double r = reach(to_solid(*body)), top = body->top();
+  const double r = reach(solid), top = body->top();
   disc.parts.push_back(make_frustum(top, r, top, r));
   return disc;
 }
@@ -270,7 +270,7 @@ std::vector<Sweep> entering_sweeps(const ToolModel& tool, const std::vector<Piec
     for (const Piece& q : pieces) out.push_back({body, q, false});
     return out;
   }
-  return {{top_disc(tool.entering), p, true}, {body, Piece{p.to, p.to, 0, false}, false}};
+  return {{top_disc(tool.entering, body), p, true}, {body, Piece{p.to, p.to, 0, false}, false}};
 }
 
 // The cutter body tool.entering where a move starts (a feed's start where no move brought the
@@ -469,11 +469,17 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       // A rise's top disc is the eroded body's disc: what the cutter eroded by d sweeps beyond its
       // start (whose material the move that brought it there cut or reported).
       f.depth = deepest(0, tool.max_depth, options.delta, [&](double d) {
-        const bool cutter_part = f.kind == NcFindingKind::rapid_into_material;
-        const RevolvedSolid e = cutter_part ? eroded_cutter(tool.body, d) : eroded_parts(solid, d);
+        std::optional<CutterBody> body;
+        RevolvedSolid e;
+        if (f.kind == NcFindingKind::rapid_into_material) {
+          body = eroded(tool.body, d);
+          if (body) e = to_solid(*body);
+        } else {
+          e = eroded_parts(solid, d);
+        }
         for (const Sweep& w : sweeps) {
           const StockContact c =
-              w.top_disc ? contact(top_disc(eroded(tool.body, d)), w.piece) : contact(e, w.piece);
+              w.top_disc ? contact(top_disc(body, e), w.piece) : contact(e, w.piece);
           if (c != StockContact::clear) return true;
         }
         return false;

@@ -335,27 +335,8 @@ NcReport retract_under_a_plate(int rise_to) {
                        s, t);
 }
 
-TEST(NcCheck, RetractsIntoMaterialAreFound) {
-  const NcReport r = retract_under_a_plate(45);
-  ASSERT_EQ(r.findings.size(), 2u) << describe(r);
-  for (const NcFinding& f : r.findings) {
-    EXPECT_EQ(f.line, 6u) << describe(r);
-    EXPECT_EQ(f.kind, NcFindingKind::rapid_into_material);
-    EXPECT_EQ(f.tool_part, ToolPart::cutter);
-    EXPECT_NEAR(f.position[2], -360, 1e-3);  // tip 40
-    EXPECT_NEAR(f.depth, 2, 1e-5);           // 5 of the cutter's top in at the end, eroded from
-  }                                          // the side: 2 to the plate's edge at x = 0
-  EXPECT_EQ(r.findings[0].object, "part");
-  EXPECT_EQ(r.findings[1].object, "stock");
-  // Out of a cut: a plunge 2 into the stock (above the part) and straight up is clean.
-  EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z48 F100\nG0 Z320\n").findings.empty());
-}
-
-// The same retract, on up past the plate: the cutter at its end (tip 90, the plate's top at 70)
-// meets nothing, and the depth is how far the eroded cutter's top disc still crosses the plate on
-// the way: 2 again, for the stock too (its depth on the height field was 0).
-TEST(NcCheck, RisesPastMaterialHaveTheirDepth) {
-  const NcReport r = retract_under_a_plate(90);
+// The findings of retract_under_a_plate: the part and the stock entered at tip 40, depth 2.
+void expect_plate_entered(const NcReport& r) {
   ASSERT_EQ(r.findings.size(), 2u) << describe(r);
   for (const NcFinding& f : r.findings) {
     EXPECT_EQ(f.line, 6u) << describe(r);
@@ -365,6 +346,22 @@ TEST(NcCheck, RisesPastMaterialHaveTheirDepth) {
   }
   EXPECT_EQ(r.findings[0].object, "part");
   EXPECT_EQ(r.findings[1].object, "stock");
+}
+
+TEST(NcCheck, RetractsIntoMaterialAreFound) {
+  // 5 of the cutter's top in at the end, eroded from the side: depth 2 to the plate's edge x = 0.
+  const NcReport r = retract_under_a_plate(45);
+  expect_plate_entered(r);
+  for (const NcFinding& f : r.findings) EXPECT_EQ(f.tool_part, ToolPart::cutter);
+  // Out of a cut: a plunge 2 into the stock (above the part) and straight up is clean.
+  EXPECT_TRUE(run("G0 X50 Y50\nG0 Z52\nG1 Z48 F100\nG0 Z320\n").findings.empty());
+}
+
+// The same retract, on up past the plate: the cutter at its end (tip 90, the plate's top at 70)
+// meets nothing, and the depth is how far the eroded cutter's top disc still crosses the plate on
+// the way: 2 again, for the stock too (its depth on the height field was 0).
+TEST(NcCheck, RisesPastMaterialHaveTheirDepth) {
+  expect_plate_entered(retract_under_a_plate(90));
 }
 
 // A 10 mm flat cutter ramps down through the stock (top at 50) from x 20, z 55 to x 40, z 35;
