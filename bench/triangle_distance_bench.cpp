@@ -1,10 +1,11 @@
 // The leaf test of a distance query: kdop's triangle_distance (geometry/triangle_distance.hpp)
 // against FCL's TriangleDistance<double>::triDistance (PQP's algorithm) on the same 4096
 // non-intersecting pairs, and the exact intersection test alone (the part of ours that FCL does
-// not do exactly). Two pair sets: "apart" (random triangles of the unit cube, the second moved by
-// up to 1.5; typical of a branch and bound's early leaves) and "close" (the same moved along
-// their closest direction to a gap of 1e-9 to 1e-3: the leaves that decide a clearance). Every
-// benchmark walks the whole set per iteration and reports the time per pair (time_per_op).
+// not do exactly), and the exact clearance decision. Two pair sets: "apart" (random triangles of
+// the unit cube, the second moved by up to 1.5; typical of a branch and bound's early leaves) and
+// "close" (the same moved along their closest direction to a gap of 1e-9 to 1e-3: the leaves that
+// decide a clearance). Every benchmark walks the whole set per iteration and reports the time per
+// pair (time_per_op).
 #include <benchmark/benchmark.h>
 #include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
 
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "geometry/exact_distance.hpp"
 #include "geometry/shapes.hpp"
 #include "geometry/tri_tri.hpp"
 #include "geometry/triangle_distance.hpp"
@@ -102,12 +104,28 @@ void BM_TrianglesIntersect(benchmark::State& state, bool close) {
   report_per_op(state, kPairs);
 }
 
+// The exact decision a clearance takes for a pair whose double distance is within rounding of it
+// (geometry/exact_distance.hpp), at a limit of the pair's double distance.
+void BM_ExactDistanceSide(benchmark::State& state, bool close) {
+  const PairSet& s = pairs(close);
+  std::vector<double> limit(kPairs);
+  for (std::size_t i = 0; i < kPairs; ++i) limit[i] = triangle_distance(s.a[i], s.b[i]).distance;
+  for (auto _ : state) {
+    int sides = 0;
+    for (std::size_t i = 0; i < kPairs; ++i)
+      sides += exact_distance_side(s.a[i], s.b[i], limit[i]).side;
+    benchmark::DoNotOptimize(sides);
+  }
+  report_per_op(state, kPairs);
+}
+
 BENCHMARK_CAPTURE(BM_TriangleDistance_Kdop, apart, false)->MinTime(kMinTime);
 BENCHMARK_CAPTURE(BM_TriangleDistance_Fcl, apart, false)->MinTime(kMinTime);
 BENCHMARK_CAPTURE(BM_TrianglesIntersect, apart, false)->MinTime(kMinTime);
 BENCHMARK_CAPTURE(BM_TriangleDistance_Kdop, close, true)->MinTime(kMinTime);
 BENCHMARK_CAPTURE(BM_TriangleDistance_Fcl, close, true)->MinTime(kMinTime);
 BENCHMARK_CAPTURE(BM_TrianglesIntersect, close, true)->MinTime(kMinTime);
+BENCHMARK_CAPTURE(BM_ExactDistanceSide, close, true)->MinTime(kMinTime);
 
 }  // namespace
 }  // namespace kdop

@@ -9,6 +9,7 @@
 
 #include "engine/leaf_test.hpp"
 #include "engine/tumble.hpp"
+#include "geometry/exact_distance.hpp"
 #include "geometry/swept_triangle.hpp"
 #include "geometry/triangle_distance.hpp"
 
@@ -553,7 +554,15 @@ class ProximityTraversal {
         const bool touching = d == 0 && triangles_intersect(te, tf);
         // A separated pair whose distance underflowed to 0 is still separated.
         if (d == 0 && !touching) d = std::numeric_limits<double>::denorm_min();
-        if (d > limit_) continue;
+        if (search_ == Search::within && limit_ > 0 && !touching &&
+            std::fabs(d - limit_) <= slack_) {
+          // Too close to the clearance for the double distance to say on which side it is.
+          const ExactDistanceSide exact = exact_distance_side(te, tf, limit_);
+          if (exact.side > 0) continue;
+          d = exact.distance;
+        } else if (d > limit_) {
+          continue;
+        }
         const ContactPair pair{env_.triangles.original[es], fly_.tree.triangles.original[fs]};
         if (touching) result_.intersecting = true;
         if (d < result_.distance ||

@@ -463,6 +463,13 @@ expect "batch clearance near" grep -q "^near,1,1,.*,0.5$" out.txt
 expect "batch clearance far" grep -q "^far,0,0,.*,2$" out.txt
 check "batch clearance json" 1 "$kdop" batch --env cube.obj --object cube.obj --poses clear.csv --clearance 0.6 -q --out clear.json --mode all
 expect "batch clearance json distance" grep -q '"min_distance":2}' clear.json
+# A corner exactly 5/1024 from a tilted face (plane 3x + 4y = 0.3 through exact doubles): within
+# a clearance of exactly that distance, not within the next double below it.
+printf 'v 0.115625 -0.01171875 0\nv 0.084375 0.01171875 0\nv 0.1 0 1\nf 1 2 3\n' > tilted_face.obj
+printf 'v 0.1029296875 0.00390625 0.25\nv 9 9 9\nv 9 10 9\nf 1 2 3\n' > tilted_corner.obj
+check "clearance exactly at the distance" 1 "$kdop" check --env tilted_face.obj --object tilted_corner.obj --clearance 0.0048828125
+expect "clearance at the distance prints it" grep -q "min distance: 0.0048828125$" out.txt
+check "clearance an ulp below the distance" 0 "$kdop" check --env tilted_face.obj --object tilted_corner.obj --clearance 0.004882812499999999
 
 # kdop nc --moves: a G-code program expanded into its moves.
 mkdir -p nc && cat >nc/part.ngc <<'NGC'

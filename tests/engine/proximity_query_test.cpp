@@ -9,6 +9,7 @@
 
 #include "builders/dop_tree.hpp"
 #include "engine/proximity_query.hpp"
+#include "geometry/exact_distance.hpp"
 #include "geometry/swept_triangle.hpp"
 #include "geometry/triangle_distance.hpp"
 #include "tests/support/scenes.hpp"
@@ -116,6 +117,73 @@ TEST(ProximityQuery, MatchesBruteForceForEveryK) {
     check_scene<18>(s, 0.1);
     check_scene<26>(s, 0.2);
   }
+}
+
+// A clearance equal to a pair's double distance, and its float neighbours: pairs whose double
+// distance is within triangle_distance_error of the clearance are decided by their exact
+// distance (exact_distance_side, itself tested against an exact face-pair oracle), the others by
+// the double distance. The double distance alone puts some on the wrong side.
+template <int K>
+int check_clearance_boundary(const test::Scene& scene) {
+  SCOPED_TRACE(scene.name + " K=" + std::to_string(K));
+  const DopTree<K> env = build_dop_tree<K>(scene.env, BuildConfig::environment_defaults());
+  const FlyingDopTree<K> fly =
+      build_flying_dop_tree<K>(scene.object, BuildConfig::object_defaults());
+  ProximityScratch<K> scratch;
+  ProximityResult within;
+  const std::uint32_t nf = static_cast<std::uint32_t>(scene.object.triangle_count());
+  int double_wrong = 0;
+  for (std::size_t p = 0; p < scene.poses.size(); p += 3) {
+    const Pose& pose = scene.poses[p];
+    const std::vector<double> d = all_distances(scene.env, scene.object, pose);
+    std::vector<double> sorted = d;
+    std::sort(sorted.begin(), sorted.end());
+    const double anchor = sorted[std::min<std::size_t>(sorted.size() - 1, 5 + p)];
+    if (anchor == 0) continue;
+    double magnitude = 0;
+    for (std::uint32_t e = 0; e < scene.env.triangle_count(); ++e) {
+      for (std::uint32_t f = 0; f < nf; ++f) {
+        for (const Triangle& t :
+             {mesh_triangle(scene.env, e, nullptr), mesh_triangle(scene.object, f, &pose)}) {
+          for (const Vec3& c : {t.p0, t.p1, t.p2}) {
+            magnitude = std::max({magnitude, std::fabs(c.x), std::fabs(c.y), std::fabs(c.z)});
+          }
+        }
+      }
+    }
+    const double band = triangle_distance_error(magnitude);
+    for (const double clearance :
+         {std::nextafter(anchor, 0.0), anchor, std::nextafter(anchor, 1.0)}) {
+      SCOPED_TRACE("pose " + std::to_string(p) + " clearance " + std::to_string(clearance));
+      std::vector<ContactPair> expected;
+      for (std::uint32_t e = 0; e < scene.env.triangle_count(); ++e) {
+        for (std::uint32_t f = 0; f < nf; ++f) {
+          const double de = d[e * nf + f];
+          bool in = de <= clearance;
+          if (de > 0 && std::fabs(de - clearance) <= band) {
+            in = exact_distance_side(mesh_triangle(scene.env, e, nullptr),
+                                     mesh_triangle(scene.object, f, &pose), clearance)
+                     .side <= 0;
+            double_wrong += in != (de <= clearance);
+          }
+          if (in) expected.push_back({e, f});
+        }
+      }
+      pairs_within<K>(env, fly, pose, clearance, scratch, within);
+      EXPECT_EQ(within.pairs, expected);
+    }
+  }
+  return double_wrong;
+}
+
+TEST(ProximityQuery, ClearanceIsDecidedExactlyAtItsBoundary) {
+  int double_wrong = 0;
+  for (const test::Scene& s : scenes()) {
+    if (s.name == "resting") continue;
+    double_wrong += check_clearance_boundary<6>(s);
+    double_wrong += check_clearance_boundary<18>(s);
+  }
+  EXPECT_GT(double_wrong, 0);
 }
 
 // Sweeps against brute force over every triangle pair with the pair-level swept test
