@@ -469,6 +469,8 @@ class NpyPoses {
     return n;
   }
 
+  std::uint64_t rows() const { return rows_; }
+
  private:
   // Reads the next `batch` rows into buf_; returns the file offset of the first.
   std::uint64_t fill(std::size_t batch) {
@@ -656,11 +658,13 @@ struct PoseReader::Impl {
       : file(std::move(owned)),
         objects(checked_names(std::move(names))),
         source(in, name),
+        size(source.remaining()),
         parser(open_parser(format, source, objects)) {}
 
   std::unique_ptr<std::istream> file;  // set when the reader opened the file itself
   std::vector<std::string> objects;
   ByteSource source;
+  std::optional<std::uint64_t> size;  // the input's bytes, measured before the header is read
   Parser parser;
   std::uint64_t records = 0;
 };
@@ -709,6 +713,17 @@ bool PoseReader::next_chunk(std::vector<PoseRecord>& out, std::size_t max_count)
 
 std::uint64_t PoseReader::records_read() const {
   return impl_->records;
+}
+
+std::optional<std::uint64_t> PoseReader::record_count() const {
+  if (const NpyPoses* npy = std::get_if<NpyPoses>(&impl_->parser)) return npy->rows();
+  return std::nullopt;
+}
+
+std::optional<double> PoseReader::fraction_read() const {
+  if (!impl_->size || *impl_->size == 0) return std::nullopt;
+  return std::min(1.0,
+                  static_cast<double>(impl_->source.offset()) / static_cast<double>(*impl_->size));
 }
 
 const std::string& PoseReader::name() const {

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,12 @@ class PoseReader {
 
   // Records handed out so far.
   std::uint64_t records_read() const;
+
+  // For progress: the records the input holds where its header says (NPY), and the share of the
+  // input's bytes read so far where its size is known (a file, or standard input redirected from
+  // one); nullopt otherwise (a pipe).
+  std::optional<std::uint64_t> record_count() const;
+  std::optional<double> fraction_read() const;
 
   const std::string& name() const;
   const std::vector<std::string>& object_names() const;

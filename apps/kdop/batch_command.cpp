@@ -1,10 +1,12 @@
 // kdop batch: one environment, one or more objects, many poses from a file or standard input;
 // results per pose to CSV or JSON, streamed in pose order.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <utility>
@@ -97,6 +99,38 @@ QueryMode parse_mode(const std::string& mode) {
   throw InputError("--mode: expected first, all or count, got '" + mode + "'");
 }
 
+// The progress line: a bar, a percentage and the time left where the input's size is known (an
+// NPY header's row count, or a file's bytes scaled by the poses done of those read).
+std::string progress_text(std::uint64_t poses, const PoseReader& reader, double seconds) {
+  const std::optional<std::uint64_t> total = reader.record_count();
+  const std::optional<double> bytes = reader.fraction_read();
+  std::optional<double> share;
+  if (total && *total > 0) {
+    share = static_cast<double>(poses) / static_cast<double>(*total);
+  } else if (bytes && reader.records_read() > 0) {
+    share = *bytes * static_cast<double>(poses) / static_cast<double>(reader.records_read());
+  }
+  std::string text = "kdop batch: ";
+  if (share) {
+    constexpr int kBar = 20;
+    const double done = std::clamp(*share, 0.0, 1.0);
+    const int filled = static_cast<int>(done * kBar);
+    text += "[" + std::string(filled, '=') + std::string(kBar - filled, ' ') + "] " +
+            std::to_string(static_cast<int>(done * 100)) + "% ";
+  }
+  text += std::to_string(poses);
+  if (total) text += " of " + std::to_string(*total);
+  text +=
+      " poses, " +
+      std::to_string(static_cast<long long>(static_cast<double>(poses) / std::max(seconds, 1e-9))) +
+      " poses/s";
+  if (share && *share > 0 && *share < 1) {
+    text +=
+        ", " + std::to_string(static_cast<long long>(seconds * (1 - *share) / *share)) + " s left";
+  }
+  return text;
+}
+
 }  // namespace
 
 int run_batch(const BatchArgs& args) {
@@ -169,11 +203,7 @@ int run_batch(const BatchArgs& args) {
   std::uint64_t before_chunk = 0;
   control.progress = [&](std::uint64_t done) {
     const double seconds = std::chrono::duration<double>(Clock::now() - q0).count();
-    const std::uint64_t poses = before_chunk + done;
-    progress.update("kdop batch: " + std::to_string(poses) + " poses, " +
-                        std::to_string(static_cast<long long>(poses / std::max(seconds, 1e-9))) +
-                        " poses/s",
-                    seconds);
+    progress.update(progress_text(before_chunk + done, reader, seconds), seconds);
   };
   std::string line;
   while (reader.next_chunk(records, args.chunk)) {

@@ -76,16 +76,18 @@ class ProgressLine {
   void update(const std::string& text, double seconds) {
     if (!enabled_ || seconds - last_ < 0.1) return;
     last_ = seconds;
+    width_ = std::max(width_, static_cast<int>(text.size()) + 3);
     std::fprintf(stderr, "\r%s   ", text.c_str());
     std::fflush(stderr);
   }
   void finish() {
-    if (enabled_ && last_ > 0) std::fprintf(stderr, "\r%70s\r", "");
+    if (enabled_ && last_ > 0) std::fprintf(stderr, "\r%*s\r", width_, "");
   }
 
  private:
   bool enabled_;
   double last_ = 0;
+  int width_ = 0;  // the widest line shown, to clear
 };
 
 // Memory for building hierarchies (issue 8: fail early and clearly, not by the kernel's OOM

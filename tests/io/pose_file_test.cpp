@@ -394,6 +394,42 @@ TEST(PoseNpy, ChunkSizesDoNotChangeTheSequence) {
                                                                row[4], row[5], row[6])));
 }
 
+// What the progress line shows: the NPY header's row count, and the share of a seekable input's
+// bytes read (none for a pipe).
+TEST(PoseReaderApi, ProgressFromTheRowCountAndTheBytesRead) {
+  std::vector<double> values(7 * 3000, 0.0);
+  for (std::size_t i = 0; i < 3000; ++i) values[7 * i + 3] = 1;
+  const std::string npy = npy_header(npy_dict("(3000, 7)")) + f8(values);
+  std::string csv = kHeader;
+  for (int i = 0; i < 100000; ++i) csv += std::to_string(i) + ",1,2,3,1,0,0,0\n";
+  for (const bool piped : {false, true}) {
+    for (const bool is_npy : {true, false}) {
+      const std::string& bytes = is_npy ? npy : csv;
+      PipeBuf buf(bytes);
+      std::istringstream seekable(bytes);
+      std::istream pipe(&buf);
+      PoseReader reader(piped ? pipe : static_cast<std::istream&>(seekable), "p",
+                        is_npy ? PoseFormat::npy : PoseFormat::csv, kOne);
+      EXPECT_EQ(reader.record_count(), is_npy ? std::optional<std::uint64_t>(3000) : std::nullopt);
+      std::vector<PoseRecord> part;
+      ASSERT_TRUE(reader.next_chunk(part, 10));
+      if (piped) {
+        EXPECT_EQ(reader.fraction_read(), std::nullopt);
+      } else {
+        // A first buffer of the input is read, not the whole of it.
+        ASSERT_TRUE(reader.fraction_read().has_value());
+        EXPECT_GT(*reader.fraction_read(), 0.0);
+        EXPECT_LT(*reader.fraction_read(), 1.0);
+      }
+      while (reader.next_chunk(part, 1000)) {
+      }
+      if (!piped) {
+        EXPECT_EQ(reader.fraction_read(), 1.0);
+      }
+    }
+  }
+}
+
 TEST(PoseNpy, HeaderErrors) {
   const std::string body = f8(kQuatRows);
   EXPECT_EQ(npy_error(""), "poses: empty file: expected a NumPy .npy header");
