@@ -260,10 +260,20 @@ class PathChecker {
         out.distance = result.distance;
         out.nearest = static_cast<int>(k);
       }
-      const bool collides = x.clearance > 0 ? result.distance <= x.clearance : result.intersecting;
-      if (collides && (out.hit < 0 || result.distance < distances[out.hit])) {
+      bool collides = x.clearance > 0 ? result.distance <= x.clearance : result.intersecting;
+      ContactPair pair = result.nearest;
+      double pair_distance = result.distance;
+      if (x.clearance > 0 && std::fabs(result.distance - x.clearance) <= distance_error(i, x, t)) {
+        // Within rounding of the clearance: pairs_within decides such pairs by their exact
+        // distances (geometry/exact_distance.hpp).
+        pairs_within<K>(tree, fly, relative, x.clearance, scratch, result);
+        collides = !result.pairs.empty();
+        pair = result.nearest;
+        pair_distance = result.distance;
+      }
+      if (collides && (out.hit < 0 || pair_distance < distances[out.hit])) {
         out.hit = static_cast<int>(k);
-        out.hit_pair = result.nearest;
+        out.hit_pair = pair;
       }
     }
     out.time_us = micros_since(start);
