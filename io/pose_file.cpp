@@ -175,6 +175,8 @@ class CsvPoses {
     read_header();
   }
 
+  bool has_object_column() const { return column_[kObject] != kAbsent; }
+
   std::size_t read(std::vector<PoseRecord>& out, std::size_t max_count) {
     std::size_t n = 0;
     std::string_view line;
@@ -718,6 +720,11 @@ std::uint64_t PoseReader::records_read() const {
 std::optional<std::uint64_t> PoseReader::record_count() const {
   if (const NpyPoses* npy = std::get_if<NpyPoses>(&impl_->parser)) return npy->rows();
   return std::nullopt;
+}
+
+bool PoseReader::has_object_column() const {
+  const CsvPoses* csv = std::get_if<CsvPoses>(&impl_->parser);
+  return csv != nullptr && csv->has_object_column();
 }
 
 std::optional<double> PoseReader::fraction_read() const {

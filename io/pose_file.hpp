@@ -69,6 +69,10 @@ class PoseReader {
   // Records handed out so far.
   std::uint64_t records_read() const;
 
+  // Whether the input names each record's object (a CSV `object` column; required with two or
+  // more objects, optional with one).
+  bool has_object_column() const;
+
   // For progress: the records the input holds where its header says (NPY), and the share of the
   // input's bytes read so far where its size is known (a file, or standard input redirected from
   // one); nullopt otherwise (a pipe).

@@ -179,7 +179,8 @@ int run_batch(const BatchArgs& args) {
   const double build_ms =
       in.build_ms + std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
 
-  const bool several = names.size() > 1;
+  // The results name each pose's object when there are several, or when the input named them.
+  const bool several = names.size() > 1 || reader.has_object_column();
   if (!args.out.empty()) register_output_file(args.out);
   if (!args.pairs.empty()) register_output_file(args.pairs);
   ResultWriter writer(args.out, format, several, config.mode == QueryMode::first_contact,

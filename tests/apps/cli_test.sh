@@ -213,6 +213,11 @@ expect "batch same for any thread count" test "$(cut -d, -f1-6,8,9 r1.csv)" = "$
 } >two.csv
 check "batch two objects" 1 "$kdop" batch --env cube.obj --object big=cube.obj --object small=small.obj --poses two.csv --out two_results.csv -q
 expect "batch object column" test "$(cut -d, -f1-3 two_results.csv | tail -3 | tr '\n' ' ')" = "a,big,0 b,small,0 c,small,1 "
+# One object and an object column: the column is echoed (and in the pairs file).
+printf 'pose_id,object,tx,ty,tz,qw,qx,qy,qz\nb,small,0.3,0.3,0.3,1,0,0,0\nc,small,0.95,0.3,0.3,1,0,0,0\n' >one_named.csv
+check "batch one object named" 1 "$kdop" batch --env cube.obj --object small=small.obj --poses one_named.csv --out one_named_results.csv --pairs one_named_pairs.csv --mode all -q
+expect "batch one object column echoed" test "$(cut -d, -f1-3 one_named_results.csv | tr '\n' ' ')" = "pose_id,object,collides b,small,0 c,small,1 "
+expect "batch one object pairs name it" grep -q "^c,small," one_named_pairs.csv
 # A file whose name holds a '=' is that file when it exists (not NAME=FILE).
 cp small.obj 'sm=all.obj'
 check "batch object file with =" 0 "$kdop" batch --env cube.obj --object 'sm=all.obj' --poses poses.csv -q --out eq.csv

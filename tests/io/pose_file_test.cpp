@@ -130,6 +130,11 @@ TEST(PoseCsv, ObjectColumnIsOptionalForOneObjectOnly) {
       csv_error(std::string("object,") + kHeader + "holder,a,0,0,0,1,0,0,0\narm,b,0,0,0,1,0,0,0\n",
                 kTwo),
       "poses: line 3: unknown object 'arm' (the batch's objects: 'tool', 'holder')");
+  // Whether the column is there (the results echo it then).
+  for (const bool named : {false, true}) {
+    std::istringstream in(std::string(named ? "object," : "") + kHeader);
+    EXPECT_EQ(PoseReader(in, "p.csv", PoseFormat::csv, kOne).has_object_column(), named);
+  }
 }
 
 TEST(PoseCsv, HeaderErrors) {
