@@ -113,8 +113,14 @@ void segment_segment(const ZVec& p0, const ZVec& p1, const ZVec& q0, const ZVec&
 }  // namespace
 
 ExactDistanceSide exact_distance_side(const Triangle& a, const Triangle& b, double limit) {
-  if (triangles_intersect(a, b)) return {limit > 0 ? -1 : 0, 0.0};
   const Vec3 corners[6] = {a.p0, a.p1, a.p2, b.p0, b.p1, b.p2};
+  for (const Vec3& p : corners) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z) ||
+        !std::isfinite(limit)) {
+      return {1, std::numeric_limits<double>::infinity()};  // no distance (see the header)
+    }
+  }
+  if (triangles_intersect(a, b)) return {limit > 0 ? -1 : 0, 0.0};
   int scale = limit != 0 ? low_exponent(limit) : std::numeric_limits<int>::max();
   for (const Vec3& p : corners) {
     for (const double v : {p.x, p.y, p.z}) {

@@ -22,7 +22,8 @@ struct ExactDistanceSide {
   double distance = 0;
 };
 
-// limit: finite, >= 0.
+// limit: >= 0. A NaN or infinite coordinate (or limit) has no distance: side +1, distance +inf
+// (the readers reject such input; a crafted hierarchy file may still carry it).
 ExactDistanceSide exact_distance_side(const Triangle& a, const Triangle& b, double limit);
 
 }  // namespace kdop

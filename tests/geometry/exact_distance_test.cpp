@@ -222,6 +222,13 @@ TEST(ExactDistance, HandComputedDistancesAreExactlyAtTheirLimit) {
     EXPECT_EQ(above.side, -1);
     EXPECT_DOUBLE_EQ(above.distance, f * 5 * k);
   }
+  // Non-finite input has no distance (and must not reach GMP).
+  Triangle broken = corner;
+  broken.p1.y = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(exact_distance_side(broken, face, 1).side, 1);
+  broken.p1.y = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(exact_distance_side(broken, face, 1).side, 1);
+  EXPECT_EQ(exact_distance_side(corner, face, std::numeric_limits<double>::infinity()).side, 1);
   // Edge along x at z = 0, edge along y at z = 0.375, crossing above (0.25, 0.5).
   const Triangle low{{-1, 0.5, 0}, {1, 0.5, 0}, {0, 0.5, -1}};
   const Triangle high{{0.25, -1, 0.375}, {0.25, 1, 0.375}, {0.25, 0, 2}};
