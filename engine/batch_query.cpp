@@ -13,6 +13,7 @@
 #include "engine/bv_traits.hpp"
 #include "engine/parallel.hpp"
 #include "engine/proximity_query.hpp"
+#include "geometry/exact_distance.hpp"
 
 namespace kdop {
 namespace {
@@ -35,7 +36,9 @@ struct Worker {
 };
 
 // A pose's clearance answer: the least distance, and the pairs within the clearance as `mode`
-// asks (the nearest as the witness in first_contact mode).
+// asks (the nearest as the witness in first_contact mode). Whether a pair is within is exact:
+// when the least double distance is within its rounding bound of the clearance, pairs_within
+// decides the pairs that close by their exact distances (geometry/exact_distance.hpp).
 template <int K>
 void clearance_pose(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                     double clearance, QueryMode mode, ProximityState<DopBv<K>>& p,
@@ -45,18 +48,34 @@ void clearance_pose(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Po
   min_distance = r.distance;
   out.pairs.clear();
   out.stats = r.stats;
+  const bool decided = clearance == 0 || std::fabs(r.distance - clearance) > r.error_bound;
   out.collides = clearance > 0 ? r.distance <= clearance : r.intersecting;
   out.contacts = out.collides ? 1 : 0;
-  if (!out.collides) return;
-  if (mode == QueryMode::first_contact) {
+  if (decided && !out.collides) return;
+  if (decided && mode == QueryMode::first_contact) {
     out.pairs.push_back(r.nearest);
     return;
   }
+  const Triangle nearest_env = r.nearest_env, nearest_object = r.nearest_object;
   pairs_within<K>(env, fly, pose, clearance, p.scratch[object], r);
-  out.contacts = r.pairs.size();
   out.stats.n_v += r.stats.n_v;
   out.stats.n_p += r.stats.n_p;
   out.stats.n_u += r.stats.n_u;
+  out.collides = !r.pairs.empty();
+  if (!decided) {
+    // The least distance agrees with the exact decision: the least of the pairs within (exact
+    // where it mattered) when some pair is, else the exact distance of the nearest pair (above
+    // the clearance).
+    min_distance = out.collides
+                       ? r.distance
+                       : exact_distance_side(nearest_env, nearest_object, clearance).distance;
+  }
+  if (mode == QueryMode::first_contact) {
+    out.contacts = out.collides ? 1 : 0;
+    if (out.collides) out.pairs.push_back(r.nearest);
+    return;
+  }
+  out.contacts = r.pairs.size();
   if (mode == QueryMode::all_contacts) out.pairs = r.pairs;
 }
 

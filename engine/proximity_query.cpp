@@ -271,6 +271,7 @@ class ProximityTraversal {
   void run(Search search, double limit) {
     search_ = search;
     set_limit(limit);
+    result_.error_bound = slack_;
     result_.stats.n_v = 1;
     const double root = node_bound<K>(env_.node_bounds(0), fly_bounds(0));
     if (!(root <= thr_)) return;
@@ -569,6 +570,8 @@ class ProximityTraversal {
             (d == result_.distance && search_ == Search::within && pair < result_.nearest)) {
           result_.distance = d;
           result_.nearest = pair;
+          result_.nearest_env = te;
+          result_.nearest_object = tf;
         }
         if (search_ == Search::within) {
           result_.pairs.push_back(pair);
@@ -604,6 +607,7 @@ void reset(ProximityResult& result) {
   result.pairs.clear();
   result.pair_distances.clear();
   result.stats = {};
+  result.error_bound = 0;
 }
 
 }  // namespace

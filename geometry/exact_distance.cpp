@@ -144,17 +144,21 @@ ExactDistanceSide exact_distance_side(const Triangle& a, const Triangle& b, doub
   const Z l = scaled(limit, scale);
   const int side = cmp(best.num, l * l * best.den);
   const int sign = side < 0 ? -1 : side > 0 ? 1 : 0;
-  // The distance in the caller's units, sqrt(num / den) 2^scale. mpq's conversion truncates and
-  // the square root rounds, a few ulps; then made consistent with the exact side, and kept
-  // positive for disjoint triangles whose squared distance underflows.
+  // The distance in the caller's units, sqrt(num / den) 2^scale, taken from num / den brought
+  // near 1 by an even power of two so neither the conversion nor the root under- or overflows.
+  // mpq's conversion truncates and the square root rounds, a few ulps; then made consistent with
+  // the exact side, and kept positive for disjoint triangles whose distance underflows.
+  const long half = (static_cast<long>(mpz_sizeinbase(best.num.get_mpz_t(), 2)) -
+                     static_cast<long>(mpz_sizeinbase(best.den.get_mpz_t(), 2))) /
+                    2;
   mpq_class squared(best.num, best.den);
   squared.canonicalize();
-  if (scale >= 0) {
-    mpq_mul_2exp(squared.get_mpq_t(), squared.get_mpq_t(), static_cast<mp_bitcnt_t>(2 * scale));
+  if (half >= 0) {
+    mpq_div_2exp(squared.get_mpq_t(), squared.get_mpq_t(), static_cast<mp_bitcnt_t>(2 * half));
   } else {
-    mpq_div_2exp(squared.get_mpq_t(), squared.get_mpq_t(), static_cast<mp_bitcnt_t>(-2 * scale));
+    mpq_mul_2exp(squared.get_mpq_t(), squared.get_mpq_t(), static_cast<mp_bitcnt_t>(-2 * half));
   }
-  double distance = std::sqrt(squared.get_d());
+  double distance = std::ldexp(std::sqrt(squared.get_d()), static_cast<int>(half) + scale);
   if (sign == 0) {
     distance = limit;
   } else if (sign < 0) {

@@ -76,8 +76,9 @@ class ProgressLine {
   void update(const std::string& text, double seconds) {
     if (!enabled_ || seconds - last_ < 0.1) return;
     last_ = seconds;
-    width_ = std::max(width_, static_cast<int>(text.size()) + 3);
-    std::fprintf(stderr, "\r%s   ", text.c_str());
+    // Padded to the widest line so far, so a shorter one leaves nothing of it behind.
+    width_ = std::max(width_, static_cast<int>(text.size()));
+    std::fprintf(stderr, "\r%-*s", width_, text.c_str());
     std::fflush(stderr);
   }
   void finish() {

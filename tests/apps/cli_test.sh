@@ -475,6 +475,19 @@ printf 'v 0.1029296875 0.00390625 0.25\nv 9 9 9\nv 9 10 9\nf 1 2 3\n' > tilted_c
 check "clearance exactly at the distance" 1 "$kdop" check --env tilted_face.obj --object tilted_corner.obj --clearance 0.0048828125
 expect "clearance at the distance prints it" grep -q "min distance: 0.0048828125$" out.txt
 check "clearance an ulp below the distance" 0 "$kdop" check --env tilted_face.obj --object tilted_corner.obj --clearance 0.004882812499999999
+# Cases the double distance puts on the wrong side (an independent probe's, checked with exact
+# rationals): parallel faces exactly 6.5 apart (the double says 6.500000000000001), and a pair
+# more than 1.6666666666666657 apart (the double says 1.6666666666666656).
+printf 'v 0.5 0.5 0.0\nv 4.9 -2.8000000000000003 0.0\nv 0.5 0.5 1.1\nf 1 2 3\n' > parallel_env.obj
+printf 'v 5.5 4.875 0.275\nv 9.9 1.5749999999999997 0.275\nv 5.5 4.875 1.375\nf 1 2 3\n' > parallel_obj.obj
+check "clearance exactly at a rounded distance" 1 "$kdop" check --env parallel_env.obj --object parallel_obj.obj --clearance 6.5
+expect "clearance exactly at a rounded distance prints it" grep -q "min distance: 6.5$" out.txt
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nat,0,0,0,1,0,0,0\n' > at_origin.csv
+check "batch clearance exactly at a rounded distance" 1 "$kdop" batch --env parallel_env.obj --object parallel_obj.obj --poses at_origin.csv --clearance 6.5 --mode all -q
+expect "batch clearance exactly at a rounded distance counts the pair" grep -q "^at,1,1,.*,6.5$" out.txt
+printf 'v 0 0 0\nv 24 -18 0\nv 0 0 6\nf 1 2 3\n' > beyond_env.obj
+printf 'v 7 -3.166666666666667 1.5\nv 37 -25.666666666666668 1.5\nv 7 -3.166666666666667 9\nf 1 2 3\n' > beyond_obj.obj
+check "clearance just beyond a rounded distance" 0 "$kdop" check --env beyond_env.obj --object beyond_obj.obj --clearance 1.6666666666666656 --all-contacts
 
 # kdop nc --moves: a G-code program expanded into its moves.
 mkdir -p nc && cat >nc/part.ngc <<'NGC'

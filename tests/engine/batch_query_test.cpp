@@ -16,6 +16,7 @@
 #include "engine/dop_dispatch.hpp"
 #include "geometry/triangle_distance.hpp"
 #include "tests/support/allocation_probe.hpp"
+#include "tests/support/clearance_cases.hpp"
 #include "tests/support/scenes.hpp"
 
 namespace kdop {
@@ -181,6 +182,43 @@ TEST(BatchQuery, ClearanceMatchesBruteForceDistances) {
   // Not for OBB and RSS trees.
   config.bv = BvType::obb;
   EXPECT_THROW(BatchQuery(f.env, {&f.torus}, config), std::invalid_argument);
+}
+
+// A clearance within rounding of a pair's distance is decided by the exact distance in every
+// mode (what kdop check and batch --clearance run), on pairs the double distance alone puts on
+// the wrong side (tests/support/clearance_cases.hpp). The least distance agrees with the answer.
+TEST(BatchQuery, ClearanceIsDecidedExactlyAtItsBoundary) {
+  const auto one_triangle = [](const Triangle& t) {
+    Mesh m;
+    for (const Vec3& p : {t.p0, t.p1, t.p2}) m.add_vertex(p.x, p.y, p.z);
+    m.add_triangle(0, 1, 2);
+    return m;
+  };
+  const std::vector<test::ClearanceCase> cases = test::wrong_side_clearances(3, 1000, 5);
+  ASSERT_EQ(cases.size(), 6u);
+  for (const test::ClearanceCase& c : cases) {
+    SCOPED_TRACE("clearance " + std::to_string(c.clearance) + (c.within ? " within" : " beyond"));
+    const Mesh env = one_triangle(c.a), object = one_triangle(c.b);
+    for (QueryMode mode :
+         {QueryMode::first_contact, QueryMode::count_contacts, QueryMode::all_contacts}) {
+      BatchConfig config;
+      config.bv = BvType::kdop14;
+      config.clearance = c.clearance;
+      config.mode = mode;
+      BatchOutput out;
+      const std::vector<PoseTask> pose = {{0, Pose{}}};
+      BatchQuery(env, {&object}, config).run(pose, out);
+      const PoseResult& r = out.results.at(0);
+      EXPECT_EQ(r.collides, c.within);
+      EXPECT_EQ(r.contacts, c.within ? 1u : 0u);
+      EXPECT_EQ(r.min_distance <= c.clearance, c.within);
+      if (mode == QueryMode::first_contact) {
+        EXPECT_EQ(r.has_witness, c.within);
+      } else if (mode == QueryMode::all_contacts) {
+        EXPECT_EQ(r.pairs_count, c.within ? 1u : 0u);
+      }
+    }
+  }
 }
 
 TEST(BatchQuery, NoAllocationAfterWarmUp) {

@@ -209,8 +209,8 @@ TEST(ExactDistance, HandComputedDistancesAreExactlyAtTheirLimit) {
   EXPECT_EQ(exact_distance_side(corner, face, 5 * k).side, 0);
   EXPECT_EQ(exact_distance_side(corner, face, std::nextafter(5 * k, 0.0)).side, 1);
   EXPECT_EQ(exact_distance_side(corner, face, std::nextafter(5 * k, 1.0)).side, -1);
-  // Scaled by powers of two (exact), far beyond where the squares fit a double.
-  for (const int e : {-300, 300}) {
+  // Scaled by powers of two (exact); at 2^-600 the squares are far below double's range.
+  for (const int e : {-600, -300, 300}) {
     const double f = std::ldexp(1.0, e);
     const Triangle big_face{f * face.p0, f * face.p1, f * face.p2};
     const Triangle big_corner{f * corner.p0, f * corner.p1, f * corner.p2};

@@ -14,10 +14,10 @@
 #include <string>
 
 #include "engine/brute_force.hpp"
-#include "geometry/exact_distance.hpp"
 #include "geometry/shapes.hpp"
 #include "geometry/triangle_distance.hpp"
 #include "io/mesh_writer.hpp"
+#include "tests/support/clearance_cases.hpp"
 #include "verify/motion.hpp"
 
 namespace kdop {
@@ -349,41 +349,25 @@ TEST_F(PathCheckTest, ClearanceAndPaddingTurnNearMissesIntoFindings) {
   EXPECT_EQ(check_path(scene, pass, options(true))->segments[0].status, SegmentStatus::free);
 }
 
-// A sample within rounding of the clearance is decided by the exact distance: triangle pairs and
-// clearances (a pair's double distance and its neighbours) that the double distance alone puts on
-// the wrong side, found by search and decided by exact_distance_side (tested against an exact
-// oracle in tests/geometry/exact_distance_test.cpp).
+// A sample within rounding of the clearance is decided by the exact distance, on pairs the double
+// distance alone puts on the wrong side (tests/support/clearance_cases.hpp).
 TEST_F(PathCheckTest, SampledClearanceIsDecidedExactly) {
-  std::uint64_t rng = 11;
-  const auto point = [&] {
-    return Vec3{2 * next_uniform(rng) - 1, 2 * next_uniform(rng) - 1, 2 * next_uniform(rng) - 1};
-  };
-  int found[2] = {0, 0};  // [0]: within exactly, beyond by the double; [1]: the other way round
-  for (int n = 0; n < 20000 && (found[0] < 2 || found[1] < 2); ++n) {
-    const Triangle a{point(), point(), point()};
-    const Vec3 shift = 1.5 * point();
-    const Triangle b{point() + shift, point() + shift, point() + shift};
-    const double d = triangle_distance(a, b).distance;
-    if (d == 0) continue;
-    for (const double clearance : {std::nextafter(d, 0.0), d, std::nextafter(d, 1.0)}) {
-      const bool within = exact_distance_side(a, b, clearance).side <= 0;
-      if (within == (d <= clearance) || found[within ? 0 : 1] >= 2) continue;
-      ++found[within ? 0 : 1];
-      Scene scene;
-      scene.file = "scene";
-      scene.environment.push_back({"a", save("a", make_triangle(a.p0, a.p1, a.p2)), false, Pose{}});
-      scene.objects.push_back({"b", save("b", make_triangle(b.p0, b.p1, b.p2)), 0});
-      PathCheckOptions o = options(false);
-      o.clearance = clearance;
-      const PathReport r = *check_path(scene, one_path("b", {at(0, 0, 0, 0), at(1, 0, 0, 0)}), o);
-      ASSERT_EQ(r.waypoints.size(), 2u);
-      for (const WaypointReport& w : r.waypoints) {
-        EXPECT_EQ(w.collides, within) << "clearance " << clearance << ", double distance " << d;
-      }
+  const std::vector<test::ClearanceCase> cases = test::wrong_side_clearances(2, 0, 11);
+  ASSERT_EQ(cases.size(), 4u);
+  for (const test::ClearanceCase& c : cases) {
+    Scene scene;
+    scene.file = "scene";
+    scene.environment.push_back(
+        {"a", save("a", make_triangle(c.a.p0, c.a.p1, c.a.p2)), false, Pose{}});
+    scene.objects.push_back({"b", save("b", make_triangle(c.b.p0, c.b.p1, c.b.p2)), 0});
+    PathCheckOptions o = options(false);
+    o.clearance = c.clearance;
+    const PathReport r = *check_path(scene, one_path("b", {at(0, 0, 0, 0), at(1, 0, 0, 0)}), o);
+    ASSERT_EQ(r.waypoints.size(), 2u);
+    for (const WaypointReport& w : r.waypoints) {
+      EXPECT_EQ(w.collides, c.within) << "clearance " << c.clearance;
     }
   }
-  EXPECT_EQ(found[0], 2);
-  EXPECT_EQ(found[1], 2);
 }
 
 // Two objects moving: a cube crosses the path of another; waypoints free, continuous finds it.
