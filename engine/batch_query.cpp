@@ -64,11 +64,13 @@ void clearance_pose(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Po
   out.collides = !r.pairs.empty();
   if (!decided) {
     // The least distance agrees with the exact decision: the least of the pairs within (exact
-    // where it mattered) when some pair is, else the exact distance of the nearest pair (above
-    // the clearance).
-    min_distance = out.collides
-                       ? r.distance
-                       : exact_distance_side(nearest_env, nearest_object, clearance).distance;
+    // where it mattered) when some pair is, else the least exact distance of the nearest pair
+    // and of the pairs pairs_within decided beyond the clearance (all above it).
+    min_distance =
+        out.collides
+            ? r.distance
+            : std::min(exact_distance_side(nearest_env, nearest_object, clearance).distance,
+                       r.least_beyond);
   }
   if (mode == QueryMode::first_contact) {
     out.contacts = out.collides ? 1 : 0;

@@ -559,7 +559,10 @@ class ProximityTraversal {
             std::fabs(d - limit_) <= slack_) {
           // Too close to the clearance for the double distance to say on which side it is.
           const ExactDistanceSide exact = exact_distance_side(te, tf, limit_);
-          if (exact.side > 0) continue;
+          if (exact.side > 0) {
+            result_.least_beyond = std::min(result_.least_beyond, exact.distance);
+            continue;
+          }
           d = exact.distance;
         } else if (d > limit_) {
           continue;
@@ -608,6 +611,7 @@ void reset(ProximityResult& result) {
   result.pair_distances.clear();
   result.stats = {};
   result.error_bound = 0;
+  result.least_beyond = std::numeric_limits<double>::infinity();
 }
 
 }  // namespace

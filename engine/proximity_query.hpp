@@ -36,6 +36,9 @@ struct ProximityResult {
   // A bound of each measured distance's rounding error (triangle_distance_error of the query's
   // largest coordinate): a distance this close to a threshold may be on either side of it.
   double error_bound = 0;
+  // within: the least exact distance among the pairs decided beyond the clearance by their exact
+  // distances (those within rounding of it; +inf when none).
+  double least_beyond = std::numeric_limits<double>::infinity();
 };
 
 // A flying triangle at the pose (apply_pose's corners) and what the leaf prefilters read: its

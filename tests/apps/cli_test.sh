@@ -488,6 +488,14 @@ expect "batch clearance exactly at a rounded distance counts the pair" grep -q "
 printf 'v 0 0 0\nv 24 -18 0\nv 0 0 6\nf 1 2 3\n' > beyond_env.obj
 printf 'v 7 -3.166666666666667 1.5\nv 37 -25.666666666666668 1.5\nv 7 -3.166666666666667 9\nf 1 2 3\n' > beyond_obj.obj
 check "clearance just beyond a rounded distance" 0 "$kdop" check --env beyond_env.obj --object beyond_obj.obj --clearance 1.6666666666666656 --all-contacts
+# Two pairs near D (the probe's): one exactly 6.5 apart, whose double distance is above the
+# other's (6.50000000007761); just below 6.5 nothing is within, and the least distance is 6.5.
+printf 'v 1048576.0 1048576.0 1048576.0\nv 1048656.0 1048536.0 1048576.0\nv 1048656.0 1048576.0 1048536.0\nf 1 2 3\n' > two_near_env.obj
+printf 'v 1048635.5000000002 1048569.0 1048563.0\nv 1048635.5000000002 1048569.5 1048562.5\nv 1048636.5156250002 1048569.03125 1048562.53125\nv 1048635.5 1048571.5 1048560.5\nv 1048635.5 1048572.0 1048560.0\nv 1048636.515625 1048571.53125 1048560.03125\nf 1 2 3\nf 4 5 6\n' > two_near_obj.obj
+check "two pairs near D: within at D" 1 "$kdop" check --env two_near_env.obj --object two_near_obj.obj --clearance 6.5 --all-contacts --json
+expect "two pairs near D: the pair exactly at D" grep -q '"pairs":\[\[0,1\]\]' out.txt
+check "two pairs near D: beyond just below" 0 "$kdop" check --env two_near_env.obj --object two_near_obj.obj --clearance 6.499999999999999
+expect "two pairs near D: the least distance is the exact one" grep -q "min distance: 6.5$" out.txt
 
 # kdop nc --moves: a G-code program expanded into its moves.
 mkdir -p nc && cat >nc/part.ngc <<'NGC'
