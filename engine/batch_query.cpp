@@ -13,7 +13,6 @@
 #include "engine/bv_traits.hpp"
 #include "engine/parallel.hpp"
 #include "engine/proximity_query.hpp"
-#include "geometry/exact_distance.hpp"
 
 namespace kdop {
 namespace {
@@ -56,7 +55,7 @@ void clearance_pose(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Po
     out.pairs.push_back(r.nearest);
     return;
   }
-  const Triangle nearest_env = r.nearest_env, nearest_object = r.nearest_object;
+  const double nearest = r.distance;
   pairs_within<K>(env, fly, pose, clearance, p.scratch[object], r);
   out.stats.n_v += r.stats.n_v;
   out.stats.n_p += r.stats.n_p;
@@ -64,13 +63,13 @@ void clearance_pose(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Po
   out.collides = !r.pairs.empty();
   if (!decided) {
     // The least distance agrees with the exact decision: the least of the pairs within (exact
-    // where it mattered) when some pair is, else the least exact distance of the nearest pair
-    // and of the pairs pairs_within decided beyond the clearance (all above it).
-    min_distance =
-        out.collides
-            ? r.distance
-            : std::min(exact_distance_side(nearest_env, nearest_object, clearance).distance,
-                       r.least_beyond);
+    // where it mattered) when some pair is, else the least exact distance of the pairs
+    // pairs_within decided beyond the clearance. The nearest pair is among those unless its true
+    // distance is beyond the traversal's threshold (clearance plus the rounding bound), and then
+    // its double distance is above the clearance too.
+    min_distance = out.collides                    ? r.distance
+                   : std::isfinite(r.least_beyond) ? r.least_beyond
+                                                   : nearest;
   }
   if (mode == QueryMode::first_contact) {
     out.contacts = out.collides ? 1 : 0;

@@ -573,8 +573,6 @@ class ProximityTraversal {
             (d == result_.distance && search_ == Search::within && pair < result_.nearest)) {
           result_.distance = d;
           result_.nearest = pair;
-          result_.nearest_env = te;
-          result_.nearest_object = tf;
         }
         if (search_ == Search::within) {
           result_.pairs.push_back(pair);

@@ -27,12 +27,11 @@ struct ProximityResult {
   // nearest: the least distance found below the cap (+inf when nothing is closer than the cap);
   // within: the least distance among the pairs found (+inf when none).
   double distance = std::numeric_limits<double>::infinity();
-  bool intersecting = false;             // some pair intersects (distance 0, exact test)
-  ContactPair nearest{};                 // a closest pair, valid when distance is finite
-  Triangle nearest_env, nearest_object;  // nearest_pair / pairs_within: that pair's triangles
-  std::vector<ContactPair> pairs;        // within: every pair at distance <= clearance, sorted
-  std::vector<double> pair_distances;    // within: their distances, in the same order
-  QueryStats stats;                      // n_v node pairs bounded, n_p triangle pairs measured
+  bool intersecting = false;           // some pair intersects (distance 0, exact test)
+  ContactPair nearest{};               // a closest pair, valid when distance is finite
+  std::vector<ContactPair> pairs;      // within: every pair at distance <= clearance, sorted
+  std::vector<double> pair_distances;  // within: their distances, in the same order
+  QueryStats stats;                    // n_v node pairs bounded, n_p triangle pairs measured
   // A bound of each measured distance's rounding error (triangle_distance_error of the query's
   // largest coordinate): a distance this close to a threshold may be on either side of it.
   double error_bound = 0;

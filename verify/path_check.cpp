@@ -263,7 +263,7 @@ class PathChecker {
       bool collides = x.clearance > 0 ? result.distance <= x.clearance : result.intersecting;
       ContactPair pair = result.nearest;
       double pair_distance = result.distance;
-      if (x.clearance > 0 && std::fabs(result.distance - x.clearance) <= distance_error(i, x, t)) {
+      if (x.clearance > 0 && std::fabs(result.distance - x.clearance) <= result.error_bound) {
         // Within rounding of the clearance: pairs_within decides such pairs by their exact
         // distances (geometry/exact_distance.hpp).
         pairs_within<K>(tree, fly, relative, x.clearance, scratch, result);
