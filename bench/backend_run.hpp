@@ -41,8 +41,10 @@ class Backend {
                         RunCounters* counters) = 0;
 };
 
+// `suffix` is appended to the backend's name (kdop-bench's "kdop26@exact" entries).
 std::unique_ptr<Backend> make_kdop_backend(const GeneratedScene& scene, BvType bv,
-                                           const BatchConfig& base, unsigned max_threads);
+                                           const BatchConfig& base, unsigned max_threads,
+                                           std::string suffix = "");
 std::unique_ptr<Backend> make_fcl_backend(const GeneratedScene& scene, FclBv bv,
                                           unsigned max_threads);
 

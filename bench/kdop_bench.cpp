@@ -32,7 +32,7 @@ struct Options {
   std::size_t max_poses = 0;       // every backend: at most this many poses per scene (0: all)
   std::vector<std::string> only;   // scene names to run (empty: every scene of the families)
   unsigned threads = 0;
-  std::string tumble = "vertices", descent = "larger";
+  std::string tumble = "vertices", descent = "larger", root = "auto";
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
   std::uint32_t env_leaf = 1;     // environment leaf size tau
   bool no_plates = false;
@@ -91,10 +91,17 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
   };
   std::vector<Entry> entries;
   const std::size_t n = scene.poses.size();
-  for (const std::string& k : o.kdops) {
+  for (const std::string& entry : o.kdops) {
+    // "kdop26@exact": a BV type with its own root method, to compare methods in one run.
+    const std::size_t at = entry.find('@');
+    const std::string k = entry.substr(0, at);
+    const std::string root = at == std::string::npos ? o.root : entry.substr(at + 1);
     const auto bv = parse_bv_type(k);
     if (!bv) throw std::invalid_argument("--kdop: unknown " + k);
+    const auto root_method = parse_root_method(root);
+    if (!root_method) throw std::invalid_argument("--root: unknown " + root);
     BatchConfig base;
+    base.root = *root_method;
     base.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
     base.descent =
         o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
@@ -104,8 +111,18 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.environment.leaf_size = o.env_leaf;
     base.plates = !o.no_plates;
     base.hot_start = !o.no_hot_start;
-    entries.push_back(
-        {make_kdop_backend(scene, *bv, base, threads), true, false, n, {}, {}, {}, {}, {}, {}, {}});
+    const std::string suffix = at == std::string::npos ? "" : entry.substr(at);
+    entries.push_back({make_kdop_backend(scene, *bv, base, threads, suffix),
+                       true,
+                       false,
+                       n,
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {}});
   }
   for (const std::string& p : o.peers) {
     const auto bv = parse_fcl_bv(p);
@@ -281,6 +298,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--tumble", o.tumble, "kdop: vertices or affine")->capture_default_str();
   app.add_option("--descent", o.descent, "kdop: environment or larger")->capture_default_str();
+  app.add_option("--root", o.root,
+                 "kdop: the flying root's DOP, exact, vertices or auto (a --kdop entry such as "
+                 "kdop26@exact sets its own)")
+      ->capture_default_str();
   app.add_option("--object-leaf", o.object_leaf,
                  "kdop: flying leaf size tau (0: 40 for k-DOPs, 8 for obb and rss)")
       ->capture_default_str();
@@ -298,10 +319,10 @@ int main(int argc, char** argv) {
   const unsigned threads = ParallelRunner(o.threads).threads();
   std::ostringstream report;
   report << "# kdop-bench\n\nkdop: --tumble " << o.tumble << " --descent " << o.descent
-         << " --object-leaf " << o.object_leaf << " --env-leaf " << o.env_leaf
-         << (o.no_plates ? " --no-plates" : "") << (o.no_hot_start ? " --no-hot-start" : "")
-         << "; scale " << o.scale << ", seed " << o.seed << ", " << o.repeat
-         << " interleaved repetitions (medians), " << threads
+         << " --root " << o.root << " --object-leaf " << o.object_leaf << " --env-leaf "
+         << o.env_leaf << (o.no_plates ? " --no-plates" : "")
+         << (o.no_hot_start ? " --no-hot-start" : "") << "; scale " << o.scale << ", seed "
+         << o.seed << ", " << o.repeat << " interleaved repetitions (medians), " << threads
          << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
   std::uint64_t kdop_errors = 0;
   std::vector<std::string> reports;

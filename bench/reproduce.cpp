@@ -118,6 +118,7 @@ PairConfig paper_config(BvType bv, std::uint32_t env_leaf, std::uint32_t object_
   c.environment.leaf_size = env_leaf;
   c.object.leaf_size = object_leaf;
   c.descent = is_dop(bv) ? DescentRule::environment_first : DescentRule::larger_first;
+  c.root = RootMethod::exact;  // the papers' method I at the root
   return c;
 }
 

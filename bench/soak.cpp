@@ -205,6 +205,8 @@ void small_round(const Options& o, std::uint64_t round, std::uint64_t& state, st
   config.environment.rule = config.object.rule = default_split_rule(config.bv);
   config.environment.leaf_size = 1 + pick(state, 8);
   config.object.leaf_size = 1 + pick(state, 40);
+  const RootMethod roots[] = {RootMethod::automatic, RootMethod::exact, RootMethod::vertices};
+  config.root = roots[pick(state, 3)];
 
   const std::vector<Pose> poses = random_poses(state, count, 1.5);
   std::vector<PoseTask> tasks;

@@ -34,6 +34,7 @@ struct BatchConfig {
   QueryMode mode = QueryMode::first_contact;
   TumbleMethod tumble = TumbleMethod::vertices;
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
+  RootMethod root = RootMethod::automatic;          // k-DOP objects (engine/query.hpp)
   bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
   std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
   bool plates = true;             // k-DOP objects: the node plate tests (QueryOptions::plates)

@@ -21,6 +21,25 @@ const char* to_string(TumbleMethod method) {
   return method == TumbleMethod::affine ? "affine" : "vertices";
 }
 
+const char* to_string(RootMethod method) {
+  switch (method) {
+    case RootMethod::exact:
+      return "exact";
+    case RootMethod::vertices:
+      return "vertices";
+    case RootMethod::automatic:
+      break;
+  }
+  return "auto";
+}
+
+std::optional<RootMethod> parse_root_method(std::string_view name) {
+  for (RootMethod m : {RootMethod::exact, RootMethod::vertices, RootMethod::automatic}) {
+    if (name == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(DescentRule rule) {
   return rule == DescentRule::larger_first ? "larger" : "environment";
 }
@@ -69,6 +88,7 @@ CollisionPair::CollisionPair(EnvironmentHierarchy environment, ObjectHierarchy o
       isa_(simd::resolve_isa(config.isa)),
       tumble_(config.tumble),
       descent_(config.descent),
+      root_(config.root),
       impl_(std::visit(
           [&](auto& env) -> decltype(impl_) { return make_pair(std::move(env), object, isa_); },
           environment)) {}
@@ -77,7 +97,9 @@ QueryResult CollisionPair::query(const Pose& pose, QueryMode mode) {
   QueryResult r;
   std::visit(
       [&](auto& p) {
-        p.query(p.env, p.fly, pose, QueryOptions{mode, tumble_, descent_}, p.scratch, r);
+        p.query(p.env, p.fly, pose,
+                QueryOptions{.mode = mode, .tumble = tumble_, .descent = descent_, .root = root_},
+                p.scratch, r);
       },
       impl_);
   if (mode == QueryMode::all_contacts) sort_contacts(r.pairs);

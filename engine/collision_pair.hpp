@@ -26,6 +26,7 @@ struct PairConfig {
   std::optional<simd::Isa> isa;  // default: simd::select_isa() (the best, or KDOP_ISA)
   TumbleMethod tumble = TumbleMethod::vertices;
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
+  RootMethod root = RootMethod::automatic;          // k-DOP objects (engine/query.hpp)
 };
 
 template <class Bv>
@@ -57,6 +58,7 @@ class CollisionPair {
   simd::Isa isa_;
   TumbleMethod tumble_;
   DescentRule descent_;
+  RootMethod root_;
   std::variant<HierarchyPair<DopBv<6>>, HierarchyPair<DopBv<8>>, HierarchyPair<DopBv<14>>,
                HierarchyPair<DopBv<18>>, HierarchyPair<DopBv<26>>, HierarchyPair<ObbBv>,
                HierarchyPair<RssBv>>

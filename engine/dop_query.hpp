@@ -136,6 +136,30 @@ constexpr simd::SlabDirections<DopShape<K>::lanes> slab_directions() {
   return d;
 }
 
+// RootMethod::automatic: where the exact root is worth its hill-climb. Measured
+// (docs/design-notes.md, "The flying root's DOP"):
+// - a flying root that is a leaf is the only flying DOP, tested against every environment node
+//   the query visits (the swept flight: N_v 492 -> 589 without the exact root);
+// - with 6 or 8 directions the DOP of the transformed box is up to sqrt 3 wider than the exact
+//   one per axis (nested spheres: N_v 47 -> 499);
+// - where the root's DOP by method II (`tumbled`) is not inside the environment root's, a tight
+//   root may separate at the top (tori side by side: N_v 7 -> 247-376).
+// Otherwise (flights and nested objects) the exact root saves few node pairs and costs more.
+template <int K>
+bool root_needs_exact(const FlyingDopTree<K>& fly) {
+  return K <= 8 || fly.tree.topology.is_leaf(0);
+}
+
+template <int K>
+bool root_pokes_out(const float* env_root, const float* tumbled) {
+  using Shape = DopShape<K>;
+  for (int j = 0; j < Shape::slabs; ++j) {
+    if (tumbled[j] < env_root[j] || tumbled[Shape::lanes + j] > env_root[Shape::lanes + j])
+      return true;
+  }
+  return false;
+}
+
 template <class Arch, int K>
 class DopTraversal {
  public:
@@ -241,13 +265,7 @@ class DopTraversal {
     if (claim(s_.tumble_stamp[f])) {
       ++result.stats.n_u;
       if (f == 0) {
-        // Only a query's single traversal tumbles the root (its first pair involves the root,
-        // and tasks come later), so the hints need no claim.
-        if (!s_.root_hints_valid) {
-          seed_root_hints<Arch>(fly_, frame_, s_.root_hints.data());
-          s_.root_hints_valid = true;
-        }
-        tumble_root<Arch>(fly_, frame_, out, s_.root_hints.data());
+        tumble_flying_root(out);
       } else if (options_.tumble == TumbleMethod::affine) {
         tumble_node_affine<Arch>(fly_, frame_, f, out);
       } else {
@@ -256,6 +274,27 @@ class DopTraversal {
       publish(s_.tumble_stamp[f]);
     }
     return out;
+  }
+
+  // The flying root: method II's DOP first (tens of ns), the exact one (method I, hill-climbing
+  // the hull) where options_.root asks for it or root_wants_exact finds it may pay. The exact
+  // climb costs 0.2-0.7 us with the hull in cache and microseconds after a large environment's
+  // traversal has evicted it ("The flying root's DOP" in docs/design-notes.md).
+  // Only a query's single traversal tumbles the root (its first pair involves the root, and tasks
+  // come later), so the hints need no claim.
+  void tumble_flying_root(float* out) const {
+    bool exact = options_.root == RootMethod::exact ||
+                 (options_.root == RootMethod::automatic && root_needs_exact(fly_));
+    if (!exact) {
+      tumble_node<Arch>(fly_, frame_, 0, out);
+      exact = options_.root == RootMethod::automatic && root_pokes_out<K>(env_.node_bounds(0), out);
+    }
+    if (!exact) return;
+    if (!s_.root_hints_valid) {
+      seed_root_hints<Arch>(fly_, frame_, s_.root_hints.data());
+      s_.root_hints_valid = true;
+    }
+    tumble_root<Arch>(fly_, frame_, out, s_.root_hints.data());
   }
 
   // apply_pose's coordinates of a flying slot, computed once per pose.

@@ -1,6 +1,8 @@
 #pragma once
 // What a collision query asks and answers, for every bounding-volume type.
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace kdop {
@@ -15,6 +17,13 @@ enum class QueryMode {
 enum class TumbleMethod {
   vertices,  // Klosowski et al. 1998, section 4.1, method II: transform the stored DOP vertices
   affine,    // Zachmann 1998, section 4.1: each offset from 3 stored offsets (normal fan cones)
+};
+
+// How the flying root's DOP is found at each pose (engine/tumble.hpp).
+enum class RootMethod {
+  exact,      // method I: hill-climbing over the object's hull, the tightest DOP
+  vertices,   // method II, as for every other node: the root's stored DOP vertices
+  automatic,  // vertices, exact where that can pay (root_wants_exact in engine/dop_query.hpp)
 };
 
 // Which node of an overlapping pair of inner nodes the traversal splits (engine/traverse.hpp).
@@ -37,10 +46,14 @@ struct QueryOptions {
   // k-DOP objects: test environment leaves against flying nodes' plates too
   // (builders/node_plate.hpp).
   bool plates = true;
+  RootMethod root = RootMethod::automatic;  // measured: docs/design-notes.md
 };
 
 const char* to_string(TumbleMethod method);
 const char* to_string(DescentRule rule);
+const char* to_string(RootMethod method);
+// "exact", "vertices" or "auto"; nullopt for anything else.
+std::optional<RootMethod> parse_root_method(std::string_view name);
 
 // The cost-model counters of Klosowski et al. 1998, equation 2: T = N_v C_v + N_p C_p + N_u C_u.
 struct QueryStats {

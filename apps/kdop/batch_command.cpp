@@ -143,6 +143,7 @@ int run_batch(const BatchArgs& args) {
   config.object = pair_config.object;
   config.tumble = pair_config.tumble;
   config.descent = pair_config.descent;
+  config.root = pair_config.root;
   config.mode = parse_mode(args.mode);
   config.threads = args.threads;
   if (args.clearance >= 0) config.clearance = args.clearance;

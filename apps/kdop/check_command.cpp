@@ -67,6 +67,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
   batch_config.mode = args.all_contacts ? QueryMode::all_contacts : QueryMode::first_contact;
   batch_config.tumble = config.tumble;
   batch_config.descent = config.descent;
+  batch_config.root = config.root;
   batch_config.threads = 1;
   batch_config.clearance = args.clearance;
   BatchQuery batch(std::move(in.environment), std::move(in.objects), batch_config);

@@ -19,6 +19,7 @@ struct BuildOptions {
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (engine/bv_type.hpp)
   std::string tumble = "vertices";
   std::string descent = "larger";
+  std::string root = "auto";
   std::string max_memory;  // --max-memory: bytes with an optional K/M/G suffix; empty: available
 };
 

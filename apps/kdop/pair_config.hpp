@@ -57,6 +57,12 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
                   "Which node to split: environment (Algorithm 1: environment first) or larger "
                   "(the larger volume first, as OBBTrees do)")
       ->capture_default_str();
+  command
+      .add_option("--root", o.root,
+                  "The flying root's DOP per pose (k-DOPs): exact (hill-climbing the hull), "
+                  "vertices (its stored DOP's vertices, as other nodes) or auto (vertices, exact "
+                  "where that pays)")
+      ->capture_default_str();
 }
 
 // True when --bv or --k was given (a hierarchy file's BV type must then agree).
@@ -100,6 +106,9 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
     throw InputError("--descent: expected environment or larger, got '" + o.descent + "'");
   }
   c.descent = o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
+  const auto root = parse_root_method(o.root);
+  if (!root) throw InputError("--root: expected exact, vertices or auto, got '" + o.root + "'");
+  c.root = *root;
   return c;
 }
 

@@ -121,6 +121,14 @@ check "unknown split" 2 "$kdop" check --env cube.obj --object cube.obj --split m
 check "one bin is too few" 2 "$kdop" check --env cube.obj --object cube.obj --split binned --bins 1
 check "unknown tumble" 2 "$kdop" check --env cube.obj --object cube.obj --tumble spin
 check "unknown descent" 2 "$kdop" check --env cube.obj --object cube.obj --descent sideways
+check "unknown root method" 2 "$kdop" check --env cube.obj --object cube.obj --root hull
+expect "root error names the choices" grep -q "expected exact, vertices or auto, got 'hull'" err.txt
+pairs_of_root=()
+for root in exact vertices auto; do
+  check "root $root" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,0.9,0.3,0.2,0.1 --all-contacts --json --k 14 --root "$root"
+  pairs_of_root+=("$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)")
+done
+expect "every root method the same pairs" test "${pairs_of_root[0]}" = "${pairs_of_root[1]}" -a "${pairs_of_root[0]}" = "${pairs_of_root[2]}"
 check "matrix form" 1 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0.5,0,1,0,0.25,0,0,1,0.125,0,0,0,1 --all-contacts --json --k 14
 expect "matrix form same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 check "json fields" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --json
@@ -728,7 +736,7 @@ expect "max memory build leaves no file" test ! -e never.kdop
 check "help" 0 "$kdop" --help
 expect "help mentions demo nc" grep -q "kdop demo nc" out.txt
 check "check help" 0 "$kdop" check --help
-for flag in --env --object --pose --matrix --clearance --bv --k --all-contacts --json --out --rule --split --bins --all-directions --env-leaf --object-leaf --tumble --descent; do
+for flag in --env --object --pose --matrix --clearance --bv --k --all-contacts --json --out --rule --split --bins --all-directions --env-leaf --object-leaf --tumble --descent --root; do
   expect "check help mentions $flag" grep -q -- "$flag" out.txt
 done
 check "demo help" 0 "$kdop" demo --help

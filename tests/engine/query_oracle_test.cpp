@@ -161,6 +161,7 @@ struct Variant {
   TumbleMethod tumble = TumbleMethod::vertices;
   bool all_directions = false;
   DescentRule descent = DescentRule::larger_first;
+  RootMethod root = RootMethod::automatic;
 };
 
 // Every BV type, split rule and split point on the best ISA; every BV type on each other ISA
@@ -177,6 +178,10 @@ std::vector<Variant> variants() {
     for (std::size_t i = 0; i + 1 < isas.size(); ++i)
       v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas[i]});
     v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::affine});
+    for (RootMethod root : {RootMethod::exact, RootMethod::vertices}) {
+      v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::vertices,
+                   false, DescentRule::larger_first, root});
+    }
     // Zachmann's rule makes other tree shapes: its children overlap.
     v.push_back({bv, SplitRule::zachmann, SplitPoint::mean, isas.back()});
   }
@@ -220,13 +225,15 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
       config.isa = v.isa;
       config.tumble = v.tumble;
       config.descent = v.descent;
+      config.root = v.root;
       // Small leaves for the flying tree too, so both hierarchies are deep on small scenes.
       config.object.leaf_size = 4;
       CollisionPair pair(scene.env, scene.object, config);
       for (std::size_t i = 0; i < scene.poses.size(); ++i) {
         SCOPED_TRACE(scene.name + " " + to_string(v.bv) + " " + to_string(v.rule) + " " +
                      to_string(v.point) + " " + simd::to_string(v.isa) + " " + to_string(v.tumble) +
-                     " " + to_string(v.descent) + " pose " + std::to_string(i));
+                     " " + to_string(v.descent) + " root " + to_string(v.root) + " pose " +
+                     std::to_string(i));
         const QueryResult all = pair.query(scene.poses[i], QueryMode::all_contacts);
         ASSERT_EQ(all.pairs, expected[i]);
         ASSERT_EQ(all.collides, !expected[i].empty());
@@ -255,6 +262,69 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
   EXPECT_GT(colliding, poses / 5);
   EXPECT_LT(colliding, poses - poses / 10);
   EXPECT_GT(pairs_total, 10 * colliding / 2);
+}
+
+// RootMethod::automatic takes method II's root in flights and nested objects, and the exact root
+// where it pays (engine/dop_query.hpp, root_needs_exact and root_pokes_out). The counters tell
+// which root a query used: each case also checks that the two methods differ on it, so the test
+// would catch the rule taking the other one. The answers are the same whatever the root.
+TEST(QueryOracle, AutomaticRootTakesTheExactRootWhereItPays) {
+  struct Case {
+    const char* name;
+    Mesh env, object;
+    BvType bv;
+    Vec3 lo, hi;  // the poses' translations
+    bool expect_exact;
+  };
+  const Mesh obstacles = make_tetrahedra({-3, -3, -3}, {3, 3, 3}, 2000, 0.3, 5);
+  const Mesh torus = make_torus({0, 0, 0}, 0.7, 0.3, 40, 20, 0);
+  const std::vector<Case> cases = {
+      {"a torus among obstacles, K = 14",
+       obstacles,
+       torus,
+       BvType::kdop14,
+       {-1, -1, -1},
+       {1, 1, 1},
+       false},
+      {"nested spheres, K = 6",
+       make_sphere({0, 0, 0}, 1, 40, 20),
+       make_sphere({0, 0, 0}, 0.45, 40, 20),
+       BvType::kdop6,
+       {0, 0, 0},
+       {0, 0, 0},
+       true},
+      {"tori side by side, K = 14", torus, torus, BvType::kdop14, {2, 0, 0}, {2, 0, 0}, true},
+  };
+  std::uint64_t rng = 29;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    QueryStats totals[3];
+    bool methods_differ = false;
+    std::vector<CollisionPair> pairs;
+    for (RootMethod root : {RootMethod::automatic, RootMethod::exact, RootMethod::vertices}) {
+      PairConfig config;
+      config.bv = c.bv;
+      config.root = root;
+      pairs.emplace_back(c.env, c.object, config);
+    }
+    for (int i = 0; i < 40; ++i) {
+      const Pose pose = test::random_pose(rng, c.lo, c.hi);
+      QueryResult r[3];
+      for (int m = 0; m < 3; ++m) {
+        r[m] = pairs[m].query(pose, QueryMode::all_contacts);
+        totals[m].n_v += r[m].stats.n_v;
+        totals[m].n_u += r[m].stats.n_u;
+      }
+      ASSERT_EQ(r[0].pairs, r[1].pairs);
+      ASSERT_EQ(r[0].pairs, r[2].pairs);
+      ASSERT_EQ(r[0].pairs, brute_force_contacts(c.env, c.object, pose));
+      methods_differ = methods_differ || r[1].stats.n_v != r[2].stats.n_v;
+    }
+    EXPECT_TRUE(methods_differ);
+    const QueryStats& expected = c.expect_exact ? totals[1] : totals[2];
+    EXPECT_EQ(totals[0].n_v, expected.n_v);
+    EXPECT_EQ(totals[0].n_u, expected.n_u);
+  }
 }
 
 TEST(QueryOracle, DefaultLeafSizesMatchBruteForce) {
