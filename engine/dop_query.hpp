@@ -136,21 +136,40 @@ constexpr simd::SlabDirections<DopShape<K>::lanes> slab_directions() {
   return d;
 }
 
+// The object's bounding sphere at the pose, projected on each slab direction j: [lo[j], hi[j]]
+// holds every corner moved by apply_pose. A --matrix rotation may be orthonormal only to 1e-6,
+// which scales lengths by at most 1.5e-6, so the radius grows by 4e-6 of itself; the
+// projections' rounding is a few ulps. (Arch, unused here, keeps each ISA's copy apart: see
+// engine/isa/.)
+template <class Arch, int K>
+void sphere_slabs(const FlyingDopTree<K>& fly, const Pose& pose, double* lo, double* hi) {
+  constexpr auto dirs = DopShape<K>::directions();
+  const Vec3 c = apply_pose(pose, fly.sphere_center);
+  const double scale = std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z);
+  const double r = fly.sphere_radius * (1 + 4e-6) + 0x1p-48 * (scale + fly.sphere_radius);
+  for (int j = 0; j < DopShape<K>::slabs; ++j) {
+    const double d = project(dirs[j], c.x, c.y, c.z);
+    const double reach = r * norm(dirs[j]) * (1 + 0x1p-50) + projection_error_bound(scale);
+    lo[j] = d - reach;
+    hi[j] = d + reach;
+  }
+}
+
 // RootMethod::automatic: where the exact root is worth its hill-climb. Measured
 // (docs/design-notes.md, "The flying root's DOP"):
 // - a flying root that is a leaf is the only flying DOP, tested against every environment node
 //   the query visits (the swept flight: N_v 492 -> 589 without the exact root);
 // - with 6 or 8 directions the DOP of the transformed box is up to sqrt 3 wider than the exact
-//   one per axis (nested spheres: N_v 47 -> 499);
+//   one per axis (torus flight, K = 6: N_v 1,554 -> 2,676);
 // - where the root's DOP by method II (`tumbled`) is not inside the environment root's, a tight
 //   root may separate at the top (tori side by side: N_v 7 -> 247-376).
 // Otherwise (flights and nested objects) the exact root saves few node pairs and costs more.
-template <int K>
+template <class Arch, int K>
 bool root_needs_exact(const FlyingDopTree<K>& fly) {
   return K <= 8 || fly.tree.topology.is_leaf(0);
 }
 
-template <int K>
+template <class Arch, int K>
 bool root_pokes_out(const float* env_root, const float* tumbled) {
   using Shape = DopShape<K>;
   for (int j = 0; j < Shape::slabs; ++j) {
@@ -284,10 +303,12 @@ class DopTraversal {
   // come later), so the hints need no claim.
   void tumble_flying_root(float* out) const {
     bool exact = options_.root == RootMethod::exact ||
-                 (options_.root == RootMethod::automatic && root_needs_exact(fly_));
+                 (options_.root == RootMethod::automatic && root_needs_exact<Arch>(fly_));
     if (!exact) {
       tumble_node<Arch>(fly_, frame_, 0, out);
-      exact = options_.root == RootMethod::automatic && root_pokes_out<K>(env_.node_bounds(0), out);
+      clip_to_sphere(out);
+      exact = options_.root == RootMethod::automatic &&
+              root_pokes_out<Arch, K>(env_.node_bounds(0), out);
     }
     if (!exact) return;
     if (!s_.root_hints_valid) {
@@ -295,6 +316,18 @@ class DopTraversal {
       s_.root_hints_valid = true;
     }
     tumble_root<Arch>(fly_, frame_, out, s_.root_hints.data());
+  }
+
+  // Both the root's DOP and the object's bounding sphere hold the object, so their intersection
+  // does: the sphere is the tighter of the two along the directions where the rotated DOP's
+  // corners stick out.
+  void clip_to_sphere(float* out) const {
+    double lo[Shape::slabs], hi[Shape::slabs];
+    sphere_slabs<Arch>(fly_, pose_, lo, hi);
+    for (int j = 0; j < Shape::slabs; ++j) {
+      out[j] = std::max(out[j], float_below(lo[j]));
+      out[Shape::lanes + j] = std::min(out[Shape::lanes + j], float_above(hi[j]));
+    }
   }
 
   // apply_pose's coordinates of a flying slot, computed once per pose.
@@ -411,20 +444,15 @@ void split_query(const DopTraversal<Arch, K>& traversal, const NodePair* stack, 
 }
 
 // The cheapest test first: the object's bounding sphere at the pose against the environment
-// root's DOP. A --matrix rotation may be orthonormal only to 1e-6, which scales lengths by at
-// most 1.5e-6, so the radius grows by 4e-6 of itself; the projections' rounding is a few ulps.
+// root's DOP.
 template <class Arch, int K>
 bool sphere_misses_root(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose) {
   using Shape = DopShape<K>;
-  constexpr auto dirs = Shape::directions();
-  const Vec3 c = apply_pose(pose, fly.sphere_center);
-  const double scale = std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z);
-  const double r = fly.sphere_radius * (1 + 4e-6) + 0x1p-48 * (scale + fly.sphere_radius);
+  double lo[Shape::slabs], hi[Shape::slabs];
+  sphere_slabs<Arch>(fly, pose, lo, hi);
   const float* b = env.node_bounds(0);
   for (int j = 0; j < Shape::slabs; ++j) {
-    const double d = project(dirs[j], c.x, c.y, c.z);
-    const double reach = r * norm(dirs[j]) * (1 + 0x1p-50) + projection_error_bound(scale);
-    if (d - reach > b[Shape::lanes + j] || d + reach < b[j]) return true;
+    if (lo[j] > b[Shape::lanes + j] || hi[j] < b[j]) return true;
   }
   return false;
 }
