@@ -296,11 +296,11 @@ class DopTraversal {
   }
 
   // The flying root: method II's DOP first (tens of ns), the exact one (method I, hill-climbing
-  // the hull) where options_.root asks for it or root_wants_exact finds it may pay. The exact
-  // climb costs 0.2-0.7 us with the hull in cache and microseconds after a large environment's
-  // traversal has evicted it ("The flying root's DOP" in docs/design-notes.md).
-  // Only a query's single traversal tumbles the root (its first pair involves the root, and tasks
-  // come later), so the hints need no claim.
+  // the hull) where options_.root asks for it, or root_needs_exact or root_pokes_out finds it may
+  // pay. The exact climb costs 0.2-0.7 us with the hull in cache and microseconds after a large
+  // environment's traversal has evicted it ("The flying root's DOP" in docs/design-notes.md). Only
+  // a query's single traversal tumbles the root (its first pair involves the root, and tasks come
+  // later), so the hints need no claim.
   void tumble_flying_root(float* out) const {
     bool exact = options_.root == RootMethod::exact ||
                  (options_.root == RootMethod::automatic && root_needs_exact<Arch>(fly_));
