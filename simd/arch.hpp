@@ -1,8 +1,9 @@
 #pragma once
 // Architecture tags the kernels are templated on: xsimd's for the vector ISAs, and ScalarArch
 // for the plain C++ reference. Every kernel has one body per tag family: a scalar loop, and an
-// xsimd loop that covers `Lanes` floats with the widest batch that fits, then narrower ones
-// (so 12 lanes run as 8 + 4 on AVX2 and as 8 + 4 on AVX-512, never as a scalar tail).
+// xsimd loop that covers `Lanes` floats with the widest batch that fits, never with a scalar
+// tail (12 lanes: two overlapping blocks of 8, [0, 8) and [4, 12), or narrower batches after
+// the widest, kernel by kernel).
 // Kernels are [[gnu::always_inline]]: both the per-ISA query (engine/isa/) and the per-ISA kernel
 // table (simd/isa/) instantiate them, and an out-of-line copy would be one symbol in two objects
 // compiled for the ISA, which tests/simd/isa_hygiene_test.sh rejects (a linker choosing one copy

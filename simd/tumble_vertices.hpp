@@ -11,9 +11,12 @@
 
 namespace kdop::simd {
 
+// Each array is padded with zeros to a multiple of 16 floats, so one AVX-512 block can load
+// 12 lanes (K = 18).
 template <int Lanes>
 struct SlabFrame {
-  alignas(64) float mx[Lanes], my[Lanes], mz[Lanes], c[Lanes];
+  static constexpr int padded = (Lanes + 15) / 16 * 16;
+  alignas(64) float mx[padded] = {}, my[padded] = {}, mz[padded] = {}, c[padded] = {};
 };
 
 // out: Lanes lo values then Lanes hi values. Requires count >= 1. The offset c_j is added once,
@@ -34,27 +37,66 @@ inline void tumble_vertices_scalar(const SlabFrame<Lanes>& f, const float* vx, c
   }
 }
 
-template <class Arch, int Lanes, int From = 0>
+// Blocks of the widest type that fits in Lanes, all updated in one pass over the vertices (their
+// min/max chains are independent); where Lanes is not a multiple of the width the last block ends
+// at Lanes and overlaps the one before it (K = 18's 12 lanes on AVX2: [0, 8) and [4, 12)), whose
+// shared lanes compute and store the same floats twice. Where one register of the ISA holds all
+// Lanes (K = 18 on AVX-512) a single block runs over the frame's zero padding instead.
+template <class Arch, int Lanes>
 [[gnu::always_inline]] inline void tumble_vertices(const SlabFrame<Lanes>& f, const float* vx,
                                                    const float* vy, const float* vz,
                                                    std::uint32_t count, float* out) {
+  using Native = xsimd::batch<float, Arch>;
   if constexpr (is_scalar<Arch>) {
     tumble_vertices_scalar<Lanes>(f, vx, vy, vz, count, out);
-  } else if constexpr (From < Lanes) {
-    using Block = xsimd::batch<float, FitArch<Arch, Lanes - From>>;
-    const Block mx = Block::load_unaligned(f.mx + From), my = Block::load_unaligned(f.my + From);
-    const Block mz = Block::load_unaligned(f.mz + From), c = Block::load_unaligned(f.c + From);
-    Block lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+  } else if constexpr (Lanes % width<FitArch<Arch, Lanes>> != 0 &&
+                       static_cast<int>(Native::size) >= Lanes) {
+    constexpr int n = static_cast<int>(Native::size);
+    const Native mx = Native::load_aligned(f.mx), my = Native::load_aligned(f.my);
+    const Native mz = Native::load_aligned(f.mz);
+    Native lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
     for (std::uint32_t i = 0; i < count; ++i) {
-      const Block s = (mx * Block(vx[i]) + my * Block(vy[i])) + mz * Block(vz[i]);
-      // min(s, lo) is minps(s, lo), which returns "s < lo ? s : lo" exactly as the scalar
-      // reference does (also for -0 and +0); max likewise.
+      const Native s = (mx * Native(vx[i]) + my * Native(vy[i])) + mz * Native(vz[i]);
       lo = xsimd::min(s, lo);
       hi = xsimd::max(s, hi);
     }
-    (lo + c).store_unaligned(out + From);
-    (hi + c).store_unaligned(out + Lanes + From);
-    tumble_vertices<Arch, Lanes, From + static_cast<int>(Block::size)>(f, vx, vy, vz, count, out);
+    const Native c = Native::load_aligned(f.c);
+    alignas(64) float lo_hi[2 * n];
+    (lo + c).store_aligned(lo_hi);
+    (hi + c).store_aligned(lo_hi + n);
+    for (int j = 0; j < Lanes; ++j) {
+      out[j] = lo_hi[j];
+      out[Lanes + j] = lo_hi[n + j];
+    }
+  } else {
+    using Block = xsimd::batch<float, FitArch<Arch, Lanes>>;
+    constexpr int width = static_cast<int>(Block::size);
+    constexpr int blocks = (Lanes + width - 1) / width;
+    int at[blocks];
+    Block mx[blocks], my[blocks], mz[blocks], lo[blocks], hi[blocks];
+    for (int b = 0; b < blocks; ++b) {
+      at[b] = (b + 1) * width <= Lanes ? b * width : Lanes - width;
+      mx[b] = Block::load_unaligned(f.mx + at[b]);
+      my[b] = Block::load_unaligned(f.my + at[b]);
+      mz[b] = Block::load_unaligned(f.mz + at[b]);
+      lo[b] = Block(std::numeric_limits<float>::infinity());
+      hi[b] = Block(-std::numeric_limits<float>::infinity());
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const Block x(vx[i]), y(vy[i]), z(vz[i]);
+      for (int b = 0; b < blocks; ++b) {
+        const Block s = (mx[b] * x + my[b] * y) + mz[b] * z;
+        // min(s, lo) is minps(s, lo), which returns "s < lo ? s : lo" exactly as the scalar
+        // reference does (also for -0 and +0); max likewise.
+        lo[b] = xsimd::min(s, lo[b]);
+        hi[b] = xsimd::max(s, hi[b]);
+      }
+    }
+    for (int b = 0; b < blocks; ++b) {
+      const Block c = Block::load_unaligned(f.c + at[b]);
+      (lo[b] + c).store_unaligned(out + at[b]);
+      (hi[b] + c).store_unaligned(out + Lanes + at[b]);
+    }
   }
 }
 
