@@ -162,7 +162,8 @@ void sphere_slabs(const FlyingDopTree<K>& fly, const Pose& pose, double* lo, dou
 // - with 6 or 8 directions the DOP of the transformed box is up to sqrt 3 wider than the exact
 //   one per axis (torus flight, K = 6: N_v 1,554 -> 2,676);
 // - where the root's DOP by method II (`tumbled`) is not inside the environment root's, a tight
-//   root may separate at the top (tori side by side: N_v 7 -> 247-376).
+//   root may separate at the top (tori side by side: N_v 7 -> 247-376), if the hull's points
+//   leave that possible (exact_root_may_separate).
 // Otherwise (flights and nested objects) the exact root saves few node pairs and costs more.
 template <class Arch, int K>
 bool root_needs_exact(const FlyingDopTree<K>& fly) {
@@ -177,6 +178,41 @@ bool root_pokes_out(const float* env_root, const float* tumbled) {
       return true;
   }
   return false;
+}
+
+// Where the root pokes out: whether the exact root could separate the environment's root or one
+// of its children where `tumbled` (method II's root) does not. The cube map's start vertices for
+// each direction lie on the object's hull, so their projections bound the exact DOP from inside:
+// where they overlap a node along every direction, so does the exact DOP. They depend on the pose
+// alone (not on the hints a chain of poses carries), so the choice, and the counters, are the
+// same for a pose wherever it runs. Tori that intersect (distance 0.7-1.9) keep method II's root
+// this way (the climb cost 1-2 us per pose there and saved no node pair); tori that touch
+// (distance 2.0), where the exact root separates the environment's halves, take the climb.
+template <class Arch, int K>
+bool exact_root_may_separate(const DopTree<K>& env, const FlyingDopTree<K>& fly,
+                             const TumbleFrame<K>& frame, const float* tumbled) {
+  using Shape = DopShape<K>;
+  std::uint32_t starts[2 * Shape::slabs];
+  seed_root_hints<Arch>(fly, frame, starts);
+  double inner_lo[Shape::slabs], inner_hi[Shape::slabs];
+  for (int j = 0; j < Shape::slabs; ++j) {
+    const Vec3 m{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
+    inner_hi[j] = dot(m, fly.root_hull.points[starts[2 * j]]) + frame.c[j];
+    inner_lo[j] = dot(m, fly.root_hull.points[starts[2 * j + 1]]) + frame.c[j];
+  }
+  auto inner_separates = [&](const float* node) {
+    for (int j = 0; j < Shape::slabs; ++j) {
+      if (inner_hi[j] < node[j] || inner_lo[j] > node[Shape::lanes + j]) return true;
+    }
+    return false;
+  };
+  auto may_gain = [&](std::uint32_t e) {
+    const float* node = env.node_bounds(e);
+    return inner_separates(node) && simd::slab_overlap<Arch, Shape::lanes>(node, tumbled);
+  };
+  if (may_gain(0)) return true;
+  const TreeTopology& topo = env.topology;
+  return !topo.is_leaf(0) && (may_gain(topo.left(0)) || may_gain(topo.right(0)));
 }
 
 template <class Arch, int K>
@@ -296,11 +332,11 @@ class DopTraversal {
   }
 
   // The flying root: method II's DOP first (tens of ns), the exact one (method I, hill-climbing
-  // the hull) where options_.root asks for it, or root_needs_exact or root_pokes_out finds it may
-  // pay. The exact climb costs 0.2-0.7 us with the hull in cache and microseconds after a large
-  // environment's traversal has evicted it ("The flying root's DOP" in docs/design-notes.md). Only
-  // a query's single traversal tumbles the root (its first pair involves the root, and tasks come
-  // later), so the hints need no claim.
+  // the hull) where options_.root asks for it, or where it may pay: root_needs_exact, or
+  // root_pokes_out and exact_root_may_separate. The exact climb costs 0.2-0.7 us with the hull in
+  // cache and microseconds after a large environment's traversal has evicted it ("The flying root's
+  // DOP" in docs/design-notes.md). Only a query's single traversal tumbles the root (its first pair
+  // involves the root, and tasks come later), so the hints need no claim.
   void tumble_flying_root(float* out) const {
     bool exact = options_.root == RootMethod::exact ||
                  (options_.root == RootMethod::automatic && root_needs_exact<Arch>(fly_));
@@ -308,7 +344,8 @@ class DopTraversal {
       tumble_node<Arch>(fly_, frame_, 0, out);
       clip_to_sphere(out);
       exact = options_.root == RootMethod::automatic &&
-              root_pokes_out<Arch, K>(env_.node_bounds(0), out);
+              root_pokes_out<Arch, K>(env_.node_bounds(0), out) &&
+              exact_root_may_separate<Arch>(env_, fly_, frame_, out);
     }
     if (!exact) return;
     if (!s_.root_hints_valid) {

@@ -23,7 +23,8 @@ enum class TumbleMethod {
 enum class RootMethod {
   exact,      // method I: hill-climbing over the object's hull, the tightest DOP
   vertices,   // method II, as for every other node: the root's stored DOP vertices
-  automatic,  // vertices, exact where that can pay (root_wants_exact in engine/dop_query.hpp)
+  automatic,  // vertices, exact where that can pay (root_needs_exact, root_pokes_out and
+              // exact_root_may_separate in engine/dop_query.hpp)
 };
 
 // Which node of an overlapping pair of inner nodes the traversal splits (engine/traverse.hpp).

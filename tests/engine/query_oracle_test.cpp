@@ -11,8 +11,10 @@
 #include "builders/dop_tree.hpp"
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
+#include "engine/dop_query.hpp"
 #include "engine/leaf_test.hpp"
 #include "geometry/dop.hpp"
+#include "simd/slab_overlap.hpp"
 #include "tests/support/scenes.hpp"
 
 namespace kdop {
@@ -269,12 +271,13 @@ TEST(QueryOracle, EveryVariantMatchesBruteForceOnEveryScene) {
 // which root a query used: each case also checks that the two methods differ on it, so the test
 // would catch the rule taking the other one. The answers are the same whatever the root.
 TEST(QueryOracle, AutomaticRootTakesTheExactRootWhereItPays) {
+  enum class Expect { exact, vertices };
   struct Case {
     const char* name;
     Mesh env, object;
     BvType bv;
     Vec3 lo, hi;  // the poses' translations
-    bool expect_exact;
+    Expect expect;
   };
   const Mesh obstacles = make_tetrahedra({-3, -3, -3}, {3, 3, 3}, 2000, 0.3, 5);
   const Mesh torus = make_torus({0, 0, 0}, 0.7, 0.3, 40, 20, 0);
@@ -285,21 +288,28 @@ TEST(QueryOracle, AutomaticRootTakesTheExactRootWhereItPays) {
        BvType::kdop14,
        {-1, -1, -1},
        {1, 1, 1},
-       false},
+       Expect::vertices},
       {"a torus among obstacles, K = 6",
        obstacles,
        torus,
        BvType::kdop6,
        {-1, -1, -1},
        {1, 1, 1},
-       true},
-      {"tori side by side, K = 14", torus, torus, BvType::kdop14, {2, 0, 0}, {2, 0, 0}, true},
+       Expect::exact},
+      {"tori side by side, K = 14",
+       torus,
+       torus,
+       BvType::kdop14,
+       {2, 0, 0},
+       {2, 0, 0},
+       Expect::exact},
   };
   std::uint64_t rng = 29;
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     QueryStats totals[3];
-    bool methods_differ = false;
+    // Poses where the counters show the choice: automatic's equal one method's and not the other's.
+    int took_exact = 0, took_vertices = 0;
     std::vector<CollisionPair> pairs;
     for (RootMethod root : {RootMethod::automatic, RootMethod::exact, RootMethod::vertices}) {
       PairConfig config;
@@ -318,12 +328,63 @@ TEST(QueryOracle, AutomaticRootTakesTheExactRootWhereItPays) {
       ASSERT_EQ(r[0].pairs, r[1].pairs);
       ASSERT_EQ(r[0].pairs, r[2].pairs);
       ASSERT_EQ(r[0].pairs, brute_force_contacts(c.env, c.object, pose));
-      methods_differ = methods_differ || r[1].stats.n_v != r[2].stats.n_v;
+      if (r[1].stats.n_v != r[2].stats.n_v) {
+        took_exact += r[0].stats.n_v == r[1].stats.n_v;
+        took_vertices += r[0].stats.n_v == r[2].stats.n_v;
+      }
     }
-    EXPECT_TRUE(methods_differ);
-    const QueryStats& expected = c.expect_exact ? totals[1] : totals[2];
+    const QueryStats& expected = c.expect == Expect::exact ? totals[1] : totals[2];
     EXPECT_EQ(totals[0].n_v, expected.n_v);
     EXPECT_EQ(totals[0].n_u, expected.n_u);
+    EXPECT_GT(c.expect == Expect::exact ? took_exact : took_vertices, 0);
+  }
+}
+
+// Where the root pokes out of the environment's, the exact root is climbed only if the hull's
+// points leave room for it to separate the environment's root or halves: tori that touch (at
+// distance 2: it separates them on about half of the poses) but not tori that intersect (at 0.6:
+// it cannot on most poses). The counters cannot show this choice (both roots lead to the same node
+// pairs when the tori intersect), so the test asks the rule itself, against a brute-force version
+// of it.
+TEST(QueryOracle, ExactRootOnlyWhereItMaySeparate) {
+  const Mesh torus = make_torus({0, 0, 0}, 0.7, 0.3, 40, 20, 0);
+  const DopTree<14> env = build_dop_tree<14>(torus, BuildConfig{});
+  const FlyingDopTree<14> fly = build_flying_dop_tree<14>(torus, BuildConfig::object_defaults());
+  std::uint64_t rng = 31;
+  for (double distance : {0.6, 2.0}) {
+    SCOPED_TRACE(distance);
+    int pokes_out = 0, may_separate = 0, separates = 0;
+    for (int i = 0; i < 60; ++i) {
+      const Pose pose = test::random_pose(rng, {distance, 0, 0}, {distance, 0, 0});
+      const TumbleFrame<14> frame = make_tumble_frame(fly, pose);
+      float tumbled[DopShape<14>::floats], exact[DopShape<14>::floats];
+      tumble_node<simd::ScalarArch>(fly, frame, 0, tumbled);
+      tumble_root<simd::ScalarArch>(fly, frame, exact);
+      if (!root_pokes_out<simd::ScalarArch, 14>(env.node_bounds(0), tumbled)) continue;
+      ++pokes_out;
+      const bool may = exact_root_may_separate<simd::ScalarArch>(env, fly, frame, tumbled);
+      may_separate += may;
+      // Does the exact root separate the environment's root or a child where method II's does
+      // not? Then the rule must have said it may.
+      bool gains = false;
+      for (std::uint32_t e : {0u, env.topology.left(0), env.topology.right(0)}) {
+        gains =
+            gains || (!simd::slab_overlap_scalar<DopShape<14>::lanes>(env.node_bounds(e), exact) &&
+                      simd::slab_overlap_scalar<DopShape<14>::lanes>(env.node_bounds(e), tumbled));
+      }
+      separates += gains;
+      if (gains) {
+        EXPECT_TRUE(may) << "pose " << i;
+      }
+    }
+    EXPECT_EQ(pokes_out, 60);
+    // Not eager: it rarely calls for a climb that then separates nothing (measured: never).
+    EXPECT_LE(may_separate, separates + pokes_out / 10);
+    if (distance < 1) {
+      EXPECT_LT(may_separate, pokes_out / 4);  // measured: 3 of 60
+    } else {
+      EXPECT_GT(separates, pokes_out / 4);  // measured: 28 of 60
+    }
   }
 }
 
