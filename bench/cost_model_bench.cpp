@@ -235,6 +235,51 @@ void BM_Cv_SlabOverlapWide8(benchmark::State& state, simd::Isa isa) {
   report_per_op(state, blocks * 8);
 }
 
+// The leaf test's triangle-against-DOP test (simd/triangle_dop.hpp): the torus's triangles, every
+// other one against the root's DOP (it passes) and the rest against the DOP of a random node
+// (most are rejected), in the object's frame as the query tests them. Time per triangle-DOP pair.
+template <int K>
+void BM_Cp_TriangleDop(benchmark::State& state, simd::Isa isa) {
+  constexpr int F = DopShape<K>::floats, L = DopShape<K>::lanes;
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  const Mesh& mesh = torus_mesh();
+  static const std::vector<float> dops = [&] {
+    std::uint64_t rng = 23;
+    std::vector<float> d(mesh.triangle_count() * F);
+    for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+      const std::uint32_t node = i % 2 ? 0 : draw_index(rng, fly.tree.topology.node_count());
+      std::copy_n(fly.tree.node_bounds(node), F, d.data() + i * F);
+    }
+    return d;
+  }();
+  static const std::vector<simd::PrefilterTriangle> triangles = [&] {
+    std::vector<simd::PrefilterTriangle> t(mesh.triangle_count());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const std::uint32_t corners[3] = {mesh.a[i], mesh.b[i], mesh.c[i]};
+      for (int k = 0; k < 3; ++k) {
+        t[i].x[k] = static_cast<float>(mesh.x[corners[k]]);
+        t[i].y[k] = static_cast<float>(mesh.y[corners[k]]);
+        t[i].z[k] = static_cast<float>(mesh.z[corners[k]]);
+      }
+      t[i].slab_margin = 1e-6f;
+    }
+    return t;
+  }();
+  const auto table = simd::kernel_table<L>(isa);
+  constexpr simd::SlabDirections<L> directions = slab_directions<K>();
+  std::vector<std::uint8_t> out(triangles.size());
+  for (auto _ : state) {
+    table.triangle_dop_many(directions, dops.data(), triangles.data(), triangles.size(),
+                            out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_op(state, triangles.size());
+  std::size_t pass = 0;
+  for (std::uint8_t o : out) pass += o;
+  state.counters["pass_frac"] = static_cast<double>(pass) / static_cast<double>(out.size());
+}
+
 // C_u, vertex method: every non-root node of the torus hierarchy under 8 poses.
 constexpr int kTumblePoses = 8;
 
@@ -547,6 +592,8 @@ void register_k(simd::Isa isa) {
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark(("BM_Cu_TumbleVertices" + suffix).c_str(), BM_Cu_TumbleVertices<K>,
                                isa)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cp_TriangleDop" + suffix).c_str(), BM_Cp_TriangleDop<K>, isa)
       ->MinTime(kMinTime);
 }
 

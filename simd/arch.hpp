@@ -56,6 +56,14 @@ struct FitArchOf {
 template <class Arch, int N>
 using FitArch = typename FitArchOf<Arch, N>::type;
 
+// Where block b of `block_width` floats starts when blocks cover `lanes` floats: back to back,
+// except that a last block which would run past `lanes` ends at `lanes` instead and overlaps the
+// one before it (12 lanes in blocks of 8: 0 and 4). No load reaches past the data, and the
+// overlapped lanes compute the same values twice.
+constexpr int block_start(int b, int block_width, int lanes) {
+  return (b + 1) * block_width <= lanes ? b * block_width : lanes - block_width;
+}
+
 // A lane mask as bits (lane i -> bit i). The wider register types exist only in translation
 // units compiled for those ISAs, hence xsimd's own feature macros.
 template <class Arch>

@@ -31,9 +31,7 @@ template <class Arch, int Lanes>
              (Block::load_unaligned(b + from) <= Block::load_unaligned(a + Lanes + from));
     };
     auto ok = block_overlaps(0);
-    for (int from = width; from < Lanes; from += width) {
-      ok = ok & block_overlaps(from + width <= Lanes ? from : Lanes - width);
-    }
+    for (int b = 1; b * width < Lanes; ++b) ok = ok & block_overlaps(block_start(b, width, Lanes));
     return xsimd::all(ok);
   }
 }

@@ -37,29 +37,34 @@ inline bool triangle_may_meet_dop_scalar(const SlabDirections<Lanes>& d, const f
   return ok;
 }
 
-template <class Arch, int Lanes, int From = 0>
+// Blocks of the widest type that fits in Lanes, the last one overlapping the one before it where
+// Lanes is not a multiple of its width (simd/arch.hpp, block_start); the blocks' verdicts are
+// ORed in the vector and tested once.
+template <class Arch, int Lanes>
 [[gnu::always_inline]] inline bool triangle_may_meet_dop(const SlabDirections<Lanes>& d,
                                                          const float* dop, const float* x,
                                                          const float* y, const float* z,
                                                          float margin) {
   if constexpr (is_scalar<Arch>) {
     return triangle_may_meet_dop_scalar<Lanes>(d, dop, x, y, z, margin);
-  } else if constexpr (From == Lanes) {
-    return true;
   } else {
-    using Block = xsimd::batch<float, FitArch<Arch, Lanes - From>>;
-    const Block nx = Block::load_aligned(d.nx + From), ny = Block::load_aligned(d.ny + From);
-    const Block nz = Block::load_aligned(d.nz + From);
-    Block p[3];
-    for (int k = 0; k < 3; ++k) p[k] = (nx * Block(x[k]) + ny * Block(y[k])) + nz * Block(z[k]);
-    const Block lo = xsimd::min(xsimd::min(p[0], p[1]), p[2]);
-    const Block hi = xsimd::max(xsimd::max(p[0], p[1]), p[2]);
-    const Block m = Block::load_aligned(d.l1 + From) * Block(margin);
-    const auto apart = ((lo - m) > Block::load_unaligned(dop + Lanes + From)) |
-                       ((hi + m) < Block::load_unaligned(dop + From));
-    const int rest = triangle_may_meet_dop<Arch, Lanes, From + static_cast<int>(Block::size)>(
-        d, dop, x, y, z, margin);
-    return (int{!xsimd::any(apart)} & rest) != 0;
+    using Block = xsimd::batch<float, FitArch<Arch, Lanes>>;
+    constexpr int width = static_cast<int>(Block::size);
+    const auto block_apart = [&](int from) {
+      const Block nx = Block::load_unaligned(d.nx + from), ny = Block::load_unaligned(d.ny + from);
+      const Block nz = Block::load_unaligned(d.nz + from);
+      Block p[3];
+      for (int k = 0; k < 3; ++k) p[k] = (nx * Block(x[k]) + ny * Block(y[k])) + nz * Block(z[k]);
+      const Block lo = xsimd::min(xsimd::min(p[0], p[1]), p[2]);
+      const Block hi = xsimd::max(xsimd::max(p[0], p[1]), p[2]);
+      const Block m = Block::load_unaligned(d.l1 + from) * Block(margin);
+      return ((lo - m) > Block::load_unaligned(dop + Lanes + from)) |
+             ((hi + m) < Block::load_unaligned(dop + from));
+    };
+    auto apart = block_apart(0);
+    for (int b = 1; b * width < Lanes; ++b)
+      apart = apart | block_apart(block_start(b, width, Lanes));
+    return !xsimd::any(apart);
   }
 }
 

@@ -42,6 +42,8 @@ inline void tumble_vertices_scalar(const SlabFrame<Lanes>& f, const float* vx, c
 // at Lanes and overlaps the one before it (K = 18's 12 lanes on AVX2: [0, 8) and [4, 12)), whose
 // shared lanes compute and store the same floats twice. Where one register of the ISA holds all
 // Lanes (K = 18 on AVX-512) a single block runs over the frame's zero padding instead.
+// xsimd::min(s, lo) is minps(s, lo), which returns "s < lo ? s : lo" exactly as the scalar
+// reference does (also for -0 and +0); max likewise. So both branches match it bit for bit.
 template <class Arch, int Lanes>
 [[gnu::always_inline]] inline void tumble_vertices(const SlabFrame<Lanes>& f, const float* vx,
                                                    const float* vy, const float* vz,
@@ -75,7 +77,7 @@ template <class Arch, int Lanes>
     int at[blocks];
     Block mx[blocks], my[blocks], mz[blocks], lo[blocks], hi[blocks];
     for (int b = 0; b < blocks; ++b) {
-      at[b] = (b + 1) * width <= Lanes ? b * width : Lanes - width;
+      at[b] = block_start(b, width, Lanes);
       mx[b] = Block::load_unaligned(f.mx + at[b]);
       my[b] = Block::load_unaligned(f.my + at[b]);
       mz[b] = Block::load_unaligned(f.mz + at[b]);
@@ -86,8 +88,6 @@ template <class Arch, int Lanes>
       const Block x(vx[i]), y(vy[i]), z(vz[i]);
       for (int b = 0; b < blocks; ++b) {
         const Block s = (mx[b] * x + my[b] * y) + mz[b] * z;
-        // min(s, lo) is minps(s, lo), which returns "s < lo ? s : lo" exactly as the scalar
-        // reference does (also for -0 and +0); max likewise.
         lo[b] = xsimd::min(s, lo[b]);
         hi[b] = xsimd::max(s, hi[b]);
       }
