@@ -42,6 +42,10 @@ struct DopTree {
   }
 };
 
+// The flying root's inner points (geometry/convex_hull.hpp): 4 x 4 cube-map cells per face,
+// at most 96 points.
+inline constexpr int kInnerPointsPerFace = 4;
+
 template <int K>
 struct FlyingDopTree {
   using Bv = DopBv<K>;
@@ -63,6 +67,7 @@ struct FlyingDopTree {
   double sphere_radius = 0;
   HullGraph root_hull;  // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;
+  InnerPoints root_inner;  // derived from root_hull at build and at load, not stored
 };
 
 // Bytes held by a hierarchy: topology, bounds, leaf triangles (and for a flying one its DOP

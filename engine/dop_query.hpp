@@ -181,34 +181,28 @@ bool root_pokes_out(const float* env_root, const float* tumbled) {
 }
 
 // Where the root pokes out: whether the exact root could separate the environment's root or one
-// of its children where `tumbled` (method II's root) does not. The cube map's start vertices for
-// each direction lie on the object's hull, so their projections bound the exact DOP from inside:
-// where they overlap a node along every direction, so does the exact DOP. They depend on the pose
-// alone (not on the hints a chain of poses carries), so the choice, and the counters, are the
-// same for a pose wherever it runs. Tori that intersect (distance 0.7-1.9) keep method II's root
-// this way (the climb cost 1-2 us per pose there and saved no node pair); tori that touch
-// (distance 2.0), where the exact root separates the environment's halves, take the climb.
+// of its children where `tumbled` (method II's root) does not. The flying tree's inner points lie
+// in the object, so their tumbled projections bound the exact DOP from inside: where they overlap
+// a node along every direction, so does the exact DOP. One pass of the tumble kernel over at most
+// 96 contiguous points (the cube map's starts and their hull points, cold after a traversal, cost
+// 0.2-0.4 us). The choice depends on the pose alone (not on the hints a chain of poses carries),
+// so it, and the counters, are the same for a pose wherever it runs. Tori that intersect
+// (distance 0.7-1.9) keep method II's root this way (the climb cost 1-2 us per pose there and
+// saved no node pair); tori that touch (distance 2.0), where the exact root separates the
+// environment's halves, take the climb.
 template <class Arch, int K>
 bool exact_root_may_separate(const DopTree<K>& env, const FlyingDopTree<K>& fly,
                              const TumbleFrame<K>& frame, const float* tumbled) {
   using Shape = DopShape<K>;
-  std::uint32_t starts[2 * Shape::slabs];
-  seed_root_hints<Arch>(fly, frame, starts);
-  double inner_lo[Shape::slabs], inner_hi[Shape::slabs];
-  for (int j = 0; j < Shape::slabs; ++j) {
-    const Vec3 m{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
-    inner_hi[j] = dot(m, fly.root_hull.points[starts[2 * j]]) + frame.c[j];
-    inner_lo[j] = dot(m, fly.root_hull.points[starts[2 * j + 1]]) + frame.c[j];
-  }
-  auto inner_separates = [&](const float* node) {
-    for (int j = 0; j < Shape::slabs; ++j) {
-      if (inner_hi[j] < node[j] || inner_lo[j] > node[Shape::lanes + j]) return true;
-    }
-    return false;
-  };
+  const InnerPoints& p = fly.root_inner;
+  if (p.x.empty()) return true;
+  float inner[Shape::floats];  // padding lanes: [0, 0], inside the nodes' [-inf, inf]
+  simd::tumble_vertices<Arch, Shape::lanes>(frame.slabs, p.x.data(), p.y.data(), p.z.data(),
+                                            static_cast<std::uint32_t>(p.x.size()), inner);
   auto may_gain = [&](std::uint32_t e) {
     const float* node = env.node_bounds(e);
-    return inner_separates(node) && simd::slab_overlap<Arch, Shape::lanes>(node, tumbled);
+    return !simd::slab_overlap<Arch, Shape::lanes>(node, inner) &&
+           simd::slab_overlap<Arch, Shape::lanes>(node, tumbled);
   };
   if (may_gain(0)) return true;
   const TreeTopology& topo = env.topology;

@@ -118,6 +118,16 @@ int cube_cell(double u, int grid) {
   return i < 0 ? 0 : (i >= grid ? grid - 1 : i);
 }
 
+// The centre direction of cell (iu, iv) of a cube map's face (axis face / 2, sign by face % 2).
+Vec3 cell_direction(int face, int iu, int iv, int grid) {
+  double c[3];
+  const int a = face / 2;
+  c[a] = face % 2 ? -1.0 : 1.0;
+  c[(a + 1) % 3] = (iu + 0.5) / grid * 2 - 1;
+  c[(a + 2) % 3] = (iv + 0.5) / grid * 2 - 1;
+  return {c[0], c[1], c[2]};
+}
+
 }  // namespace
 
 int climb_grid(std::size_t vertices) {
@@ -154,20 +164,34 @@ ClimbStarts climb_starts(const HullGraph& hull) {
   s.vertex.resize(6 * std::size_t(g) * std::size_t(g));
   std::uint32_t previous = 0;
   for (int face = 0; face < 6; ++face) {
-    const int a = face / 2;
-    const double sign = face % 2 ? -1.0 : 1.0;
     for (int iu = 0; iu < g; ++iu) {
       for (int iv = 0; iv < g; ++iv) {
-        double c[3];
-        c[a] = sign;
-        c[(a + 1) % 3] = (iu + 0.5) / g * 2 - 1;
-        c[(a + 2) % 3] = (iv + 0.5) / g * 2 - 1;
-        previous = hill_climb(hull, Vec3{c[0], c[1], c[2]}, previous);
+        previous = hill_climb(hull, cell_direction(face, iu, iv, g), previous);
         s.vertex[(face * g + iu) * g + iv] = previous;
       }
     }
   }
   return s;
+}
+
+InnerPoints inner_points(const HullGraph& hull, int per_face) {
+  InnerPoints p;
+  std::vector<bool> taken(hull.points.size(), false);
+  std::uint32_t previous = 0;
+  for (int face = 0; face < 6; ++face) {
+    for (int iu = 0; iu < per_face; ++iu) {
+      for (int iv = 0; iv < per_face; ++iv) {
+        previous = hill_climb(hull, cell_direction(face, iu, iv, per_face), previous);
+        if (taken[previous]) continue;
+        taken[previous] = true;
+        const Vec3& v = hull.points[previous];
+        p.x.push_back(static_cast<float>(v.x));
+        p.y.push_back(static_cast<float>(v.y));
+        p.z.push_back(static_cast<float>(v.z));
+      }
+    }
+  }
+  return p;
 }
 
 std::uint32_t hill_climb(const HullGraph& hull, const Vec3& d, std::uint32_t start) {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "geometry/shapes.hpp"
 
@@ -100,6 +102,58 @@ TEST(ConvexHull, ClimbStartsGrowWithTheHullAndHoldEachCellsExtreme) {
   EXPECT_EQ(climb_starts(flat_hull).grid, ClimbStarts::min_grid);
   EXPECT_EQ(climb_grid_of(385), 0);
   EXPECT_EQ(climb_grid_of(6 * 64 * 64), 0);
+}
+
+// Inner points: hull vertices, each once, at most 6 per_face^2 of them; a box gives exactly its 8
+// corners (each is the extreme of the cube-map cells in its octant); on a sphere their extent
+// along any direction is within the coarse map's angular gap of the exact one.
+TEST(ConvexHull, InnerPointsAreDistinctHullVerticesSpreadOverEveryDirection) {
+  std::vector<Vec3> box;
+  for (int i = 0; i < 8; ++i)
+    box.push_back({i & 1 ? 2.0 : -1.0, i & 2 ? 3.0 : 0.5, i & 4 ? 1.0 : -4.0});
+  box.push_back({0.5, 1.0, -1.0});  // inside
+  const InnerPoints corners = inner_points(convex_hull_graph(box), 4);
+  ASSERT_EQ(corners.x.size(), 8u);
+  std::vector<int> seen;
+  for (std::size_t i = 0; i < 8; ++i) {
+    seen.push_back((corners.x[i] == 2.0f) + 2 * (corners.y[i] == 3.0f) +
+                   4 * (corners.z[i] == 1.0f));
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+
+  std::uint64_t rng = 12;
+  const HullGraph h = convex_hull_graph(sphere_cloud(2000, rng));
+  for (int per_face : {2, 4, 8}) {
+    SCOPED_TRACE(per_face);
+    const InnerPoints p = inner_points(h, per_face);
+    ASSERT_LE(p.x.size(), 6u * per_face * per_face);
+    ASSERT_GE(p.x.size(), 6u);
+    std::vector<Vec3> points;
+    for (std::size_t i = 0; i < p.x.size(); ++i) {
+      const Vec3 v{p.x[i], p.y[i], p.z[i]};
+      bool on_hull = false;
+      for (const Vec3& q : h.points) {
+        on_hull =
+            on_hull || (static_cast<float>(q.x) == p.x[i] && static_cast<float>(q.y) == p.y[i] &&
+                        static_cast<float>(q.z) == p.z[i]);
+      }
+      EXPECT_TRUE(on_hull) << i;
+      for (const Vec3& w : points) EXPECT_FALSE(w.x == v.x && w.y == v.y && w.z == v.z) << i;
+      points.push_back(v);
+    }
+    // A cell's centre direction is within atan(sqrt 2 / per_face) of any direction in the cell
+    // (the face-centre cell at worst), so the extent of a unit sphere there is at least cos of it.
+    const double gap = std::atan(std::sqrt(2.0) / per_face);
+    for (int trial = 0; trial < 300; ++trial) {
+      Vec3 d{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5};
+      const double len = std::sqrt(dot(d, d));
+      d = {d.x / len, d.y / len, d.z / len};
+      const double inner = brute_max(points, d), exact = brute_max(h.points, d);
+      EXPECT_LE(inner, exact + 1e-6);
+      EXPECT_GE(inner, std::cos(gap) * exact - 0.1);  // 0.1: the cloud's own spacing
+    }
+  }
 }
 
 }  // namespace

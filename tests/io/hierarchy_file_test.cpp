@@ -91,6 +91,10 @@ void expect_same(const FlyingDopTree<K>& a, const FlyingDopTree<K>& b) {
   EXPECT_EQ(a.root_hull.exhaustive, b.root_hull.exhaustive);
   expect_same_bytes(a.root_starts.vertex, b.root_starts.vertex, "climb starts");
   EXPECT_EQ(a.root_starts.grid, b.root_starts.grid);
+  ASSERT_FALSE(a.root_inner.x.empty());  // derived at load, not stored: the same points
+  expect_same_bytes(a.root_inner.x, b.root_inner.x, "inner points x");
+  expect_same_bytes(a.root_inner.y, b.root_inner.y, "inner points y");
+  expect_same_bytes(a.root_inner.z, b.root_inner.z, "inner points z");
 }
 
 void expect_same(const BuildConfig& a, const BuildConfig& b) {
