@@ -183,7 +183,7 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
   const std::size_t block =
       std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
   const std::size_t blocks = (n + block - 1) / block;
-  std::uint64_t done = 0;  // poses finished, under progress_mutex
+  std::uint64_t done = 0;  // poses finished, under progress_mutex (counted with a callback only)
   std::atomic<bool> stopped{false};
 
   auto run_block = [&](std::size_t index) {
@@ -231,7 +231,9 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
         pose_worker[i] = w;
       }
     }
-    // Counted under the lock, so the counts reported never go backwards.
+    // Counted under the lock, so the counts reported never go backwards. Without a callback
+    // nothing is reported, and short runs (blocks of one pose) skip a lock per pose.
+    if (!control.progress) return;
     std::lock_guard<std::mutex> lock(progress_mutex);
     done += end - index * block;
     if (control.progress) control.progress(done);

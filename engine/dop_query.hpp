@@ -139,20 +139,29 @@ constexpr simd::SlabDirections<DopShape<K>::lanes> slab_directions() {
 // The object's bounding sphere at the pose, projected on each slab direction j: [lo[j], hi[j]]
 // holds every corner moved by apply_pose. A --matrix rotation may be orthonormal only to 1e-6,
 // which scales lengths by at most 1.5e-6, so the radius grows by 4e-6 of itself; the
-// projections' rounding is a few ulps. (Arch, unused here, keeps each ISA's copy apart: see
-// engine/isa/.)
+// projections' rounding is a few ulps. Computed once per pose: the first test against the
+// environment's root, then the clip of the flying root's DOP.
+template <int K>
+struct SphereSlabs {
+  double lo[DopShape<K>::slabs], hi[DopShape<K>::slabs];
+};
+
+// (Arch, unused here, keeps each ISA's copy apart: see engine/isa/.)
 template <class Arch, int K>
-void sphere_slabs(const FlyingDopTree<K>& fly, const Pose& pose, double* lo, double* hi) {
+SphereSlabs<K> sphere_slabs(const FlyingDopTree<K>& fly, const Pose& pose) {
   constexpr auto dirs = DopShape<K>::directions();
   const Vec3 c = apply_pose(pose, fly.sphere_center);
   const double scale = std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z);
   const double r = fly.sphere_radius * (1 + 4e-6) + 0x1p-48 * (scale + fly.sphere_radius);
-  for (int j = 0; j < DopShape<K>::slabs; ++j) {
+  const double rounding = projection_error_bound(scale);
+  SphereSlabs<K> out;
+  for_each_slab<K>([&](auto j) {
     const double d = project(dirs[j], c.x, c.y, c.z);
-    const double reach = r * norm(dirs[j]) * (1 + 0x1p-50) + projection_error_bound(scale);
-    lo[j] = d - reach;
-    hi[j] = d + reach;
-  }
+    const double reach = r * (norm(dirs[j]) * (1 + 0x1p-50)) + rounding;
+    out.lo[j] = d - reach;
+    out.hi[j] = d + reach;
+  });
+  return out;
 }
 
 // RootMethod::automatic: where the exact root is worth its hill-climb. Measured
@@ -216,11 +225,13 @@ class DopTraversal {
   static constexpr simd::SlabDirections<Shape::lanes> kSlabDirections = slab_directions<K>();
 
   DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
-               const QueryOptions& options, const TumbleFrame<K>& frame,
-               const ObjectFrame& object_frame, DopQueryScratch<K>& s, bool shared)
+               const SphereSlabs<K>& sphere, const QueryOptions& options,
+               const TumbleFrame<K>& frame, const ObjectFrame& object_frame, DopQueryScratch<K>& s,
+               bool shared)
       : env_(env),
         fly_(fly),
         pose_(pose),
+        sphere_(sphere),
         options_(options),
         frame_(frame),
         object_frame_(object_frame),
@@ -353,11 +364,9 @@ class DopTraversal {
   // does: the sphere is the tighter of the two along the directions where the rotated DOP's
   // corners stick out.
   void clip_to_sphere(float* out) const {
-    double lo[Shape::slabs], hi[Shape::slabs];
-    sphere_slabs<Arch>(fly_, pose_, lo, hi);
     for (int j = 0; j < Shape::slabs; ++j) {
-      out[j] = std::max(out[j], float_below(lo[j]));
-      out[Shape::lanes + j] = std::min(out[Shape::lanes + j], float_above(hi[j]));
+      out[j] = std::max(out[j], float_below(sphere_.lo[j]));
+      out[Shape::lanes + j] = std::min(out[Shape::lanes + j], float_above(sphere_.hi[j]));
     }
   }
 
@@ -423,6 +432,7 @@ class DopTraversal {
   const DopTree<K>& env_;
   const FlyingDopTree<K>& fly_;
   const Pose& pose_;
+  const SphereSlabs<K>& sphere_;
   const QueryOptions& options_;
   const TumbleFrame<K>& frame_;
   const ObjectFrame& object_frame_;
@@ -476,14 +486,12 @@ void split_query(const DopTraversal<Arch, K>& traversal, const NodePair* stack, 
 
 // The cheapest test first: the object's bounding sphere at the pose against the environment
 // root's DOP.
-template <class Arch, int K>
-bool sphere_misses_root(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose) {
+template <int K>
+bool sphere_misses_root(const DopTree<K>& env, const SphereSlabs<K>& sphere) {
   using Shape = DopShape<K>;
-  double lo[Shape::slabs], hi[Shape::slabs];
-  sphere_slabs<Arch>(fly, pose, lo, hi);
   const float* b = env.node_bounds(0);
   for (int j = 0; j < Shape::slabs; ++j) {
-    if (lo[j] > b[Shape::lanes + j] || hi[j] < b[j]) return true;
+    if (sphere.lo[j] > b[Shape::lanes + j] || sphere.hi[j] < b[j]) return true;
   }
   return false;
 }
@@ -496,7 +504,8 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   result.contacts = 0;
   result.pairs.clear();
   result.stats = {};
-  if (sphere_misses_root<Arch>(env, fly, pose)) {  // one BV pair tested, nothing tumbled
+  const SphereSlabs<K> sphere = sphere_slabs<Arch>(fly, pose);
+  if (sphere_misses_root(env, sphere)) {  // one BV pair tested, nothing tumbled
     result.stats.n_v = 1;
     return;
   }
@@ -517,12 +526,12 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   s.next_frontier_size = 0;
   const std::uint64_t budget =
       options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
-  DopTraversal<Arch, K> single(env, fly, pose, options, frame, object_frame, s, false);
+  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, object_frame, s, false);
   const TraversalEnd end =
       single.run(s.stack.data(), size, budget, result, options.hot_start, &s.keys);
   if (end == TraversalEnd::paused) {
     s.prepare_task_keys();
-    DopTraversal<Arch, K> shared(env, fly, pose, options, frame, object_frame, s, true);
+    DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, object_frame, s, true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);

@@ -43,6 +43,24 @@ std::vector<double> rounding_cases(std::uint64_t seed, int count) {
   return values;
 }
 
+// norm is a table of constants: it must equal the square root of every direction's length.
+template <int K>
+void expect_norms_are_square_roots() {
+  for (const Direction& n : DopShape<K>::directions()) {
+    EXPECT_EQ(norm(n), std::sqrt(static_cast<double>(n.x * n.x + n.y * n.y + n.z * n.z)))
+        << K << ": " << n.x << " " << n.y << " " << n.z;
+  }
+}
+
+TEST(Dop, DirectionNormsAreTheSquareRoots) {
+  expect_norms_are_square_roots<6>();
+  expect_norms_are_square_roots<8>();
+  expect_norms_are_square_roots<14>();
+  expect_norms_are_square_roots<18>();
+  expect_norms_are_square_roots<26>();
+  static_assert(norm(Direction{1, 1, 0}) * norm(Direction{1, 1, 0}) > 1.9999999);
+}
+
 // Outward rounding against std::nextafter on random doubles of every magnitude and sign, and on
 // the edges: zero, subnormals, values beyond the float range, exact floats.
 TEST(Dop, OutwardRoundingIsTheNeighbouringFloat) {
