@@ -74,22 +74,22 @@ void affine_entry(const FlyingDopTree<K>& fly, const Pose& pose, const Vec3& b, 
 template <class Arch = simd::ScalarArch, int K>
 TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
   using Shape = DopShape<K>;
-  constexpr auto dirs = Shape::directions();
   constexpr double eps_f = 0x1p-24;
   TumbleFrame<K> f{};
   const auto& r = pose.r;
-  for (int j = 0; j < Shape::lanes; ++j) {
-    if (j >= Shape::slabs) {  // padding lanes produce [-inf, inf] after widening
-      f.slabs.mx[j] = f.slabs.my[j] = f.slabs.mz[j] = f.slabs.c[j] = 0;
-      f.widen[j] = std::numeric_limits<float>::infinity();
-      continue;
-    }
-    const double nx = dirs[j].x, ny = dirs[j].y, nz = dirs[j].z;
+  const double t_max =
+      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
+  // Unrolled over the slabs: with n_j a constant, each product below is the one to three signed
+  // additions it needs (project), once per pose for every query.
+  for_each_slab<K>([&](auto jc) {
+    constexpr int j = decltype(jc)::value;
+    constexpr Direction n = Shape::directions()[j];
+    constexpr double n1 = (n.x != 0) + (n.y != 0) + (n.z != 0);
     // m_j = R^T n_j, c_j = n_j . t
-    const double mx = r[0] * nx + r[3] * ny + r[6] * nz;
-    const double my = r[1] * nx + r[4] * ny + r[7] * nz;
-    const double mz = r[2] * nx + r[5] * ny + r[8] * nz;
-    const double c = nx * pose.t[0] + ny * pose.t[1] + nz * pose.t[2];
+    const double mx = project(n, r[0], r[3], r[6]);
+    const double my = project(n, r[1], r[4], r[7]);
+    const double mz = project(n, r[2], r[5], r[8]);
+    const double c = project(n, pose.t[0], pose.t[1], pose.t[2]);
     f.m_x[j] = mx;
     f.m_y[j] = my;
     f.m_z[j] = mz;
@@ -99,14 +99,15 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
     f.slabs.mz[j] = static_cast<float>(mz);
     f.slabs.c[j] = static_cast<float>(c);
     const double m1 = std::fabs(mx) + std::fabs(my) + std::fabs(mz);
-    const double n1 = std::fabs(nx) + std::fabs(ny) + std::fabs(nz);
-    const double t_max =
-        std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
     const double rounding =
         16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max) + kFloatUnderflowFloor;
     f.widen[j] = float_above(m1 * fly.vertex_error + rounding);
     f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
     f.affine_c[j] = static_cast<float>(c);
+  });
+  // Padding lanes: a zero direction (the frame starts zeroed), widened to [-inf, inf].
+  for (int j = Shape::slabs; j < Shape::lanes; ++j) {
+    f.widen[j] = std::numeric_limits<float>::infinity();
   }
   return f;
 }
