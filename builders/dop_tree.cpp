@@ -200,7 +200,7 @@ FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& conf
   f.sphere_radius = sphere.radius;
   f.root_hull = convex_hull_graph(corners);
   f.root_starts = climb_starts(f.root_hull);
-  f.root_inner = inner_points(f.root_hull, kInnerPointsPerFace);
+  f.root_inner = inner_points(f.root_hull, f.root_starts, kInnerPointsPerFace);
   return f;
 }
 

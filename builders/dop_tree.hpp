@@ -67,7 +67,7 @@ struct FlyingDopTree {
   double sphere_radius = 0;
   HullGraph root_hull;  // convex hull of every corner of the object (object frame, double)
   ClimbStarts root_starts;
-  InnerPoints root_inner;  // derived from root_hull at build and at load, not stored
+  InnerPoints root_inner;  // derived from root_starts at build and at load, not stored
 };
 
 // Bytes held by a hierarchy: topology, bounds, leaf triangles (and for a flying one its DOP
@@ -84,7 +84,8 @@ std::size_t memory_bytes(const FlyingDopTree<K>& f) {
   return memory_bytes(f.tree) + array_bytes(f.vertex_first) + array_bytes(f.vx) +
          array_bytes(f.vy) + array_bytes(f.vz) + array_bytes(f.root_hull.points) +
          array_bytes(f.root_hull.first_edge) + array_bytes(f.root_hull.edges) +
-         array_bytes(f.root_starts.vertex) + f.floats.arrays.bytes() + f.plates.bytes();
+         array_bytes(f.root_starts.vertex) + f.floats.arrays.bytes() + f.plates.bytes() +
+         array_bytes(f.root_inner.x) + array_bytes(f.root_inner.y) + array_bytes(f.root_inner.z);
 }
 
 // Throws std::invalid_argument for an empty or invalid mesh (see build_topdown).

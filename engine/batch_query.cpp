@@ -236,7 +236,7 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
     if (!control.progress) return;
     std::lock_guard<std::mutex> lock(progress_mutex);
     done += end - index * block;
-    if (control.progress) control.progress(done);
+    control.progress(done);
   };
   runner.for_each_index(blocks, run_block);
   if (stopped.load()) return false;

@@ -193,12 +193,14 @@ bool root_pokes_out(const float* env_root, const float* tumbled) {
 // of its children where `tumbled` (method II's root) does not. The flying tree's inner points lie
 // in the object, so their tumbled projections bound the exact DOP from inside: where they overlap
 // a node along every direction, so does the exact DOP. One pass of the tumble kernel over at most
-// 96 contiguous points (the cube map's starts and their hull points, cold after a traversal, cost
-// 0.2-0.4 us). The choice depends on the pose alone (not on the hints a chain of poses carries),
-// so it, and the counters, are the same for a pose wherever it runs. Tori that intersect
-// (distance 0.7-1.9) keep method II's root this way (the climb cost 1-2 us per pose there and
-// saved no node pair); tori that touch (distance 2.0), where the exact root separates the
-// environment's halves, take the climb.
+// 96 contiguous points (the rule first looked up the cube map's starts and their hull points,
+// cold after a traversal: 0.2-0.4 us). A point's float rounding is well inside root_widen, so
+// where the exact root separates a node, so does the inner DOP: the rule misses no such climb. The
+// choice depends on the pose alone (not on the hints a chain of poses carries), so it, and the
+// counters, are the same for a pose wherever it runs. Tori that intersect (distance 0.7-1.9) keep
+// method II's root this way (the climb cost 1-2 us per pose there and saved no node pair); tori
+// that touch (distance 2.0), where the exact root separates the environment's halves, take the
+// climb.
 template <class Arch, int K>
 bool exact_root_may_separate(const DopTree<K>& env, const FlyingDopTree<K>& fly,
                              const TumbleFrame<K>& frame, const float* tumbled) {
@@ -486,7 +488,8 @@ void split_query(const DopTraversal<Arch, K>& traversal, const NodePair* stack, 
 
 // The cheapest test first: the object's bounding sphere at the pose against the environment
 // root's DOP.
-template <int K>
+// (Arch, unused here, keeps each ISA's copy apart: see engine/isa/.)
+template <class Arch, int K>
 bool sphere_misses_root(const DopTree<K>& env, const SphereSlabs<K>& sphere) {
   using Shape = DopShape<K>;
   const float* b = env.node_bounds(0);
@@ -505,7 +508,7 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   result.pairs.clear();
   result.stats = {};
   const SphereSlabs<K> sphere = sphere_slabs<Arch>(fly, pose);
-  if (sphere_misses_root(env, sphere)) {  // one BV pair tested, nothing tumbled
+  if (sphere_misses_root<Arch>(env, sphere)) {  // one BV pair tested, nothing tumbled
     result.stats.n_v = 1;
     return;
   }

@@ -174,20 +174,19 @@ ClimbStarts climb_starts(const HullGraph& hull) {
   return s;
 }
 
-InnerPoints inner_points(const HullGraph& hull, int per_face) {
+InnerPoints inner_points(const HullGraph& hull, const ClimbStarts& starts, int per_face) {
   InnerPoints p;
+  const int g = starts.grid, step = std::max(1, g / per_face);
   std::vector<bool> taken(hull.points.size(), false);
-  std::uint32_t previous = 0;
   for (int face = 0; face < 6; ++face) {
-    for (int iu = 0; iu < per_face; ++iu) {
-      for (int iv = 0; iv < per_face; ++iv) {
-        previous = hill_climb(hull, cell_direction(face, iu, iv, per_face), previous);
-        if (taken[previous]) continue;
-        taken[previous] = true;
-        const Vec3& v = hull.points[previous];
-        p.x.push_back(static_cast<float>(v.x));
-        p.y.push_back(static_cast<float>(v.y));
-        p.z.push_back(static_cast<float>(v.z));
+    for (int iu = step / 2; iu < g; iu += step) {
+      for (int iv = step / 2; iv < g; iv += step) {
+        const std::uint32_t v = starts.vertex[(face * g + iu) * g + iv];
+        if (taken[v]) continue;
+        taken[v] = true;
+        p.x.push_back(static_cast<float>(hull.points[v].x));
+        p.y.push_back(static_cast<float>(hull.points[v].y));
+        p.z.push_back(static_cast<float>(hull.points[v].z));
       }
     }
   }

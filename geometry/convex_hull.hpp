@@ -57,16 +57,18 @@ int climb_grid_of(std::size_t entries);
 ClimbStarts climb_starts(const HullGraph& hull);
 std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d);
 
-// A few hull vertices spread over every direction, in float: the extreme vertices of a coarse
-// cube map (6 faces x per_face x per_face cell centres), each once. They are points of the
-// object, so at any pose their projections bound its exact DOP from inside, in one pass of the
-// tumble kernel over a few hundred contiguous bytes (engine/dop_query.hpp,
-// exact_root_may_separate). Rounding to float moves a point by at most half an ulp of each
-// coordinate; only that rule's choice, never an answer, depends on them.
+// A few hull vertices spread over every direction, in float: the climb starts of a coarser grid
+// of cells (6 faces x per_face x per_face, per_face dividing starts.grid; one cell of the map per
+// coarse cell, next to its centre), each vertex once. Read from the map, not climbed, so a flat
+// object's exhaustive hull costs nothing more at load. They are points of the object, so at any
+// pose their projections bound its exact DOP from inside, in one pass of the tumble kernel over
+// a few hundred contiguous bytes (engine/dop_query.hpp, exact_root_may_separate). Rounding to
+// float moves a point by at most half an ulp of each coordinate; only that rule's choice, never
+// an answer, depends on them.
 struct InnerPoints {
   std::vector<float> x, y, z;
 };
-InnerPoints inner_points(const HullGraph& hull, int per_face);
+InnerPoints inner_points(const HullGraph& hull, const ClimbStarts& starts, int per_face);
 
 // Index of a vertex maximizing dot(d, v), walking uphill from vertex `start` (strictly
 // increasing values, so it terminates).

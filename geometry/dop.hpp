@@ -87,12 +87,15 @@ inline void for_each_slab(F&& f) {
 inline Vec3 to_vec3(const Direction& n) {
   return {double(n.x), double(n.y), double(n.z)};
 }
-// For components in {-1, 0, 1}, not all zero (every DopShape direction): constants, which are
-// std::sqrt's values (it is correctly rounded), so the query's sphere test folds them at compile
-// time instead of taking k/2 square roots per pose.
+// Every DopShape direction has components in {-1, 0, 1}: its length is one of three constants,
+// std::sqrt's own values (it is correctly rounded), so the query's sphere test folds them at
+// compile time instead of taking k/2 square roots per pose. Any other direction takes std::sqrt.
 constexpr double norm(const Direction& n) {
   const int squared = n.x * n.x + n.y * n.y + n.z * n.z;
-  return squared == 1 ? 1.0 : squared == 2 ? 0x1.6a09e667f3bcdp+0 : 0x1.bb67ae8584caap+0;
+  if (squared == 1) return 1.0;
+  if (squared == 2) return 0x1.6a09e667f3bcdp+0;
+  if (squared == 3) return 0x1.bb67ae8584caap+0;
+  return std::sqrt(static_cast<double>(squared));
 }
 
 // n . p in double for an integer direction (no multiplications).

@@ -836,7 +836,7 @@ ObjectFile load_dop_object(const Reader& r, const Header& h) {
   check.ranges(kHullFirstEdge, f.root_hull.first_edge, h.hull_edges, "hull edge ranges");
   check.indices(kHullEdges, f.root_hull.edges, h.hull_points, "hull edge to point");
   check.indices(kClimbStartsSection, f.root_starts.vertex, h.hull_points, "climb start point");
-  f.root_inner = inner_points(f.root_hull, kInnerPointsPerFace);  // derived, not stored
+  f.root_inner = inner_points(f.root_hull, f.root_starts, kInnerPointsPerFace);  // derived
   return {std::move(f), h.config};
 }
 

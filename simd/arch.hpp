@@ -1,9 +1,9 @@
 #pragma once
 // Architecture tags the kernels are templated on: xsimd's for the vector ISAs, and ScalarArch
 // for the plain C++ reference. Every kernel has one body per tag family: a scalar loop, and an
-// xsimd loop that covers `Lanes` floats with the widest batch that fits, never with a scalar
-// tail (12 lanes: two overlapping blocks of 8, [0, 8) and [4, 12), or narrower batches after
-// the widest, kernel by kernel).
+// xsimd loop that covers `Lanes` floats with blocks of the widest batch that fits, never with a
+// scalar tail or a narrower block: where Lanes is not a multiple of the width, the last block
+// ends at Lanes and overlaps the one before it (12 lanes: [0, 8) and [4, 12); block_start).
 // Kernels are [[gnu::always_inline]]: both the per-ISA query (engine/isa/) and the per-ISA kernel
 // table (simd/isa/) instantiate them, and an out-of-line copy would be one symbol in two objects
 // compiled for the ISA, which tests/simd/isa_hygiene_test.sh rejects (a linker choosing one copy
@@ -42,7 +42,7 @@ struct ArchOf<Isa::avx512> {
 };
 
 // The widest batch of Arch's family that holds at most N floats (N a multiple of 4): kernels
-// over `Lanes` floats take blocks of FitArch<Arch, Lanes - done> until all are covered.
+// over `Lanes` floats take blocks of FitArch<Arch, Lanes>, placed by block_start.
 template <class Arch>
 inline constexpr int width = static_cast<int>(xsimd::batch<float, Arch>::size);
 
@@ -60,7 +60,8 @@ using FitArch = typename FitArchOf<Arch, N>::type;
 // except that a last block which would run past `lanes` ends at `lanes` instead and overlaps the
 // one before it (12 lanes in blocks of 8: 0 and 4). No load reaches past the data, and the
 // overlapped lanes compute the same values twice.
-constexpr int block_start(int b, int block_width, int lanes) {
+// Always inlined, like the kernels: an out-of-line copy would be one symbol in every ISA's objects.
+[[gnu::always_inline]] constexpr int block_start(int b, int block_width, int lanes) {
   return (b + 1) * block_width <= lanes ? b * block_width : lanes - block_width;
 }
 

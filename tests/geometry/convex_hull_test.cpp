@@ -106,13 +106,14 @@ TEST(ConvexHull, ClimbStartsGrowWithTheHullAndHoldEachCellsExtreme) {
 
 // Inner points: hull vertices, each once, at most 6 per_face^2 of them; a box gives exactly its 8
 // corners (each is the extreme of the cube-map cells in its octant); on a sphere their extent
-// along any direction is within the coarse map's angular gap of the exact one.
+// along any direction is within the coarse grid's angular gap of the exact one.
 TEST(ConvexHull, InnerPointsAreDistinctHullVerticesSpreadOverEveryDirection) {
   std::vector<Vec3> box;
   for (int i = 0; i < 8; ++i)
     box.push_back({i & 1 ? 2.0 : -1.0, i & 2 ? 3.0 : 0.5, i & 4 ? 1.0 : -4.0});
   box.push_back({0.5, 1.0, -1.0});  // inside
-  const InnerPoints corners = inner_points(convex_hull_graph(box), 4);
+  const HullGraph box_hull = convex_hull_graph(box);
+  const InnerPoints corners = inner_points(box_hull, climb_starts(box_hull), 4);
   ASSERT_EQ(corners.x.size(), 8u);
   std::vector<int> seen;
   for (std::size_t i = 0; i < 8; ++i) {
@@ -124,9 +125,10 @@ TEST(ConvexHull, InnerPointsAreDistinctHullVerticesSpreadOverEveryDirection) {
 
   std::uint64_t rng = 12;
   const HullGraph h = convex_hull_graph(sphere_cloud(2000, rng));
+  const ClimbStarts starts = climb_starts(h);
   for (int per_face : {2, 4, 8}) {
     SCOPED_TRACE(per_face);
-    const InnerPoints p = inner_points(h, per_face);
+    const InnerPoints p = inner_points(h, starts, per_face);
     ASSERT_LE(p.x.size(), 6u * per_face * per_face);
     ASSERT_GE(p.x.size(), 6u);
     std::vector<Vec3> points;
@@ -142,9 +144,11 @@ TEST(ConvexHull, InnerPointsAreDistinctHullVerticesSpreadOverEveryDirection) {
       for (const Vec3& w : points) EXPECT_FALSE(w.x == v.x && w.y == v.y && w.z == v.z) << i;
       points.push_back(v);
     }
-    // A cell's centre direction is within atan(sqrt 2 / per_face) of any direction in the cell
-    // (the face-centre cell at worst), so the extent of a unit sphere there is at least cos of it.
-    const double gap = std::atan(std::sqrt(2.0) / per_face);
+    // A coarse cell's point is the extreme of a map cell half a map cell (1 / grid on the face)
+    // from the coarse cell's centre, so within atan(sqrt 2 (1 / per_face + 1 / grid)) of any
+    // direction in the coarse cell (the face-centre cells at worst): the extent of a unit
+    // sphere there is at least cos of that.
+    const double gap = std::atan(std::sqrt(2.0) * (1.0 / per_face + 1.0 / starts.grid));
     for (int trial = 0; trial < 300; ++trial) {
       Vec3 d{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5};
       const double len = std::sqrt(dot(d, d));
