@@ -235,33 +235,29 @@ void BM_Cv_SlabOverlapWide8(benchmark::State& state, simd::Isa isa) {
   report_per_op(state, blocks * 8);
 }
 
-// The leaf test's triangle-against-DOP test (simd/triangle_dop.hpp): the torus's triangles, every
-// other one against the root's DOP (it passes) and the rest against the DOP of a random node
-// (most are rejected), in the object's frame as the query tests them. Time per triangle-DOP pair.
+// The leaf test's triangle-against-DOP test (simd/triangle_dop.hpp): the torus's triangles as the
+// query's keys (object_frame_key at the identity pose), every other one against the root's DOP
+// (it passes) and the rest against the DOP of a random node (most are rejected). Time per
+// triangle-DOP pair.
 template <int K>
 void BM_Cp_TriangleDop(benchmark::State& state, simd::Isa isa) {
   constexpr int F = DopShape<K>::floats, L = DopShape<K>::lanes;
   const FlyingDopTree<K>& fly = fly_tree<K>();
-  const Mesh& mesh = torus_mesh();
+  const LeafTriangles& slots = fly.tree.triangles;
   static const std::vector<float> dops = [&] {
     std::uint64_t rng = 23;
-    std::vector<float> d(mesh.triangle_count() * F);
-    for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    std::vector<float> d(std::size_t{slots.size()} * F);
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
       const std::uint32_t node = i % 2 ? 0 : draw_index(rng, fly.tree.topology.node_count());
-      std::copy_n(fly.tree.node_bounds(node), F, d.data() + i * F);
+      std::copy_n(fly.tree.node_bounds(node), F, d.data() + std::size_t{i} * F);
     }
     return d;
   }();
   static const std::vector<simd::PrefilterTriangle> triangles = [&] {
-    std::vector<simd::PrefilterTriangle> t(mesh.triangle_count());
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const std::uint32_t corners[3] = {mesh.a[i], mesh.b[i], mesh.c[i]};
-      for (int k = 0; k < 3; ++k) {
-        t[i].x[k] = static_cast<float>(mesh.x[corners[k]]);
-        t[i].y[k] = static_cast<float>(mesh.y[corners[k]]);
-        t[i].z[k] = static_cast<float>(mesh.z[corners[k]]);
-      }
-      t[i].slab_margin = 1e-6f;
+    const ObjectFrame frame = make_object_frame<simd::ScalarArch>(fly.corner_radius, Pose{});
+    std::vector<simd::PrefilterTriangle> t;
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+      t.push_back(object_frame_key<simd::ScalarArch>(frame, slots.triangle(i)));
     }
     return t;
   }();

@@ -118,6 +118,11 @@ int cube_cell(double u, int grid) {
   return i < 0 ? 0 : (i >= grid ? grid - 1 : i);
 }
 
+// Where cell (iu, iv) of a face sits in ClimbStarts::vertex.
+std::size_t cell_index(int face, int iu, int iv, int grid) {
+  return (std::size_t(face) * grid + iu) * grid + iv;
+}
+
 // The centre direction of cell (iu, iv) of a cube map's face (axis face / 2, sign by face % 2).
 Vec3 cell_direction(int face, int iu, int iv, int grid) {
   double c[3];
@@ -152,7 +157,7 @@ std::uint32_t climb_start(const ClimbStarts& starts, const Vec3& d) {
   if (!(major > 0)) return starts.vertex[0];
   const int face = 2 * a + (c[a] < 0 ? 1 : 0);
   const int iu = cube_cell(c[(a + 1) % 3] / major, g), iv = cube_cell(c[(a + 2) % 3] / major, g);
-  return starts.vertex[(face * g + iu) * g + iv];
+  return starts.vertex[cell_index(face, iu, iv, g)];
 }
 
 ClimbStarts climb_starts(const HullGraph& hull) {
@@ -167,7 +172,7 @@ ClimbStarts climb_starts(const HullGraph& hull) {
     for (int iu = 0; iu < g; ++iu) {
       for (int iv = 0; iv < g; ++iv) {
         previous = hill_climb(hull, cell_direction(face, iu, iv, g), previous);
-        s.vertex[(face * g + iu) * g + iv] = previous;
+        s.vertex[cell_index(face, iu, iv, g)] = previous;
       }
     }
   }
@@ -181,7 +186,7 @@ InnerPoints inner_points(const HullGraph& hull, const ClimbStarts& starts, int p
   for (int face = 0; face < 6; ++face) {
     for (int iu = step / 2; iu < g; iu += step) {
       for (int iv = step / 2; iv < g; iv += step) {
-        const std::uint32_t v = starts.vertex[(face * g + iu) * g + iv];
+        const std::uint32_t v = starts.vertex[cell_index(face, iu, iv, g)];
         if (taken[v]) continue;
         taken[v] = true;
         p.x.push_back(static_cast<float>(hull.points[v].x));
