@@ -27,6 +27,7 @@ struct Options {
   double scale = 1.0;
   std::uint64_t seed = 1;
   int repeat = 5;
+  int warmup = 2;
   std::size_t peer_poses = 0;      // 0: all poses
   std::size_t rebuild_poses = 20;  // FCL types that rebuild per query: this many poses, once
   std::size_t max_poses = 0;       // every backend: at most this many poses per scene (0: all)
@@ -141,6 +142,16 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
                        {},
                        {},
                        {}});
+  }
+  // Untimed warm-up passes first, every backend alike: on a fresh process the first passes over
+  // its memory run several times slower (this VM backs pages lazily), which would time the
+  // machine, not the query.
+  for (int r = 0; r < o.warmup; ++r) {
+    for (Entry& e : entries) {
+      if (e.rebuilds) continue;
+      e.backend->run(scene, e.poses, mode, 1, nullptr, nullptr);
+      if (threads > 1) e.backend->run(scene, e.poses, mode, threads, nullptr, nullptr);
+    }
   }
   for (int r = 0; r < o.repeat; ++r) {
     for (Entry& e : entries) {
@@ -284,6 +295,11 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", o.repeat, "Interleaved repetitions (medians are reported)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
+  app.add_option("--warmup", o.warmup,
+                 "Untimed passes of every backend before the repetitions (FCL types that rebuild "
+                 "per query: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
   app.add_option("--peer-poses", o.peer_poses, "Poses per scene for FCL (0: all)")
       ->capture_default_str();
   app.add_option("--rebuild-poses", o.rebuild_poses,
@@ -322,7 +338,8 @@ int main(int argc, char** argv) {
          << " --root " << o.root << " --object-leaf " << o.object_leaf << " --env-leaf "
          << o.env_leaf << (o.no_plates ? " --no-plates" : "")
          << (o.no_hot_start ? " --no-hot-start" : "") << "; scale " << o.scale << ", seed "
-         << o.seed << ", " << o.repeat << " interleaved repetitions (medians), " << threads
+         << o.seed << ", " << o.warmup << " untimed warm-up pass(es), " << o.repeat
+         << " interleaved repetitions (medians), " << threads
          << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
   std::uint64_t kdop_errors = 0;
   std::vector<std::string> reports;

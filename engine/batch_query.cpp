@@ -180,8 +180,11 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
     pose_worker.resize(n);
     for (Worker<Bv>& w : b.workers) w.pairs.clear();
   }
+  // At least 32 blocks where a block keeps 8 poses: a chain that short still lets the hot start
+  // and the previous witness pay (a run of 60 poses: blocks of 8). Runs under 256 poses use fewer
+  // cores; they take microseconds.
   const std::size_t block =
-      std::min<std::size_t>(config.block_size, std::max<std::size_t>(1, n / 32));
+      std::min<std::size_t>(config.block_size, std::max<std::size_t>(8, n / 32));
   const std::size_t blocks = (n + block - 1) / block;
   std::uint64_t done = 0;  // poses finished, under progress_mutex (counted with a callback only)
   std::atomic<bool> stopped{false};

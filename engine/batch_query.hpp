@@ -35,12 +35,12 @@ struct BatchConfig {
   TumbleMethod tumble = TumbleMethod::vertices;
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   RootMethod root = RootMethod::automatic;          // k-DOP objects (engine/query.hpp)
-  bool hot_start = true;  // within a block, each pose starts from the previous pose's cut
+  bool hot_start = true;  // within a block: the previous pose's cut and witness first
   std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
   bool plates = true;             // k-DOP objects: the node plate tests (QueryOptions::plates)
   std::optional<simd::Isa> isa;   // default: simd::select_isa() (the best, or KDOP_ISA)
   unsigned threads = 0;           // 0: every hardware thread
-  std::uint32_t block_size = 64;  // most poses per task (fewer: a chunk has >= 32 tasks)
+  std::uint32_t block_size = 64;  // most poses per task (fewer, down to 8: >= 32 tasks)
   // Clearance queries instead of collision queries (k-DOP types only): a pose "collides" when a
   // triangle pair is at most this far apart (touching, exactly, at 0); the pairs are those pairs,
   // first_contact's witness the nearest pair, and every pose gets its least distance

@@ -10,7 +10,8 @@
 // Templated on the ISA tag and instantiated once per ISA (engine/isa/). In first_contact mode
 // the witness is the first intersecting pair in Algorithm 1's order (environment leaves in
 // depth-first order, flying leaves in depth-first order within, then triangles by slot), the
-// same for every ISA.
+// same for every ISA; with the hot start, the previous pose's witness where it still intersects
+// (previous_witness_holds, engine/leaf_test.hpp).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -62,6 +63,10 @@ struct DopQueryScratch {
   std::vector<std::uint32_t> frontier, next_frontier;
   std::uint32_t frontier_size = 0, next_frontier_size = 0;
   bool frontier_valid = false;
+  // The previous pose's witness (first_contact), tested first by the next pose of the chain;
+  // valid only if that pose found it in a single traversal (a split query's tasks record none).
+  WitnessSlots witness;
+  bool witness_valid = false;
   // The previous pose's extreme root-hull vertices, hill-climbing's starts (tumble_root).
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
@@ -85,6 +90,7 @@ struct DopQueryScratch {
   // The next pose does not follow the previous one (a new path or block): no hot start.
   void start_chain() {
     frontier_valid = false;
+    witness_valid = false;
     root_hints_valid = false;
   }
 };
@@ -428,7 +434,7 @@ class DopTraversal {
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                 fly_.tree.topology, f, slots_, options_.mode, moved, key_of,
-                                misses_leaf, result);
+                                misses_leaf, result, shared_ ? nullptr : &s_.witness);
   }
 
   const DopTree<K>& env_;
@@ -510,6 +516,14 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   const SphereSlabs<K> sphere = sphere_slabs<Arch>(fly, pose);
   if (sphere_misses_root<Arch>(env, sphere)) {  // one BV pair tested, nothing tumbled
     result.stats.n_v = 1;
+    s.witness_valid = false;
+    return;
+  }
+  // The previous witness first: a pose of a chain still in contact through it is answered here.
+  // The cut and the root hints stay as they were (a pose that stopped at a contact left no cut).
+  const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
+  if (witness_first && s.witness_valid &&
+      previous_witness_holds<Arch>(env.triangles, fly.tree.triangles, pose, s.witness, result)) {
     return;
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
@@ -539,6 +553,8 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);
   }
+  // The traversal that stopped at a contact recorded its pair (a split query's tasks do not).
+  s.witness_valid = witness_first && end == TraversalEnd::stopped;
   // The cut is complete only if the traversal ran to its end alone and it fitted.
   s.frontier_valid = options.hot_start && end == TraversalEnd::finished &&
                      s.next_frontier_size <= DopQueryScratch<K>::frontier_capacity;

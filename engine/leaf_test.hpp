@@ -269,18 +269,49 @@ Triangle moved_triangle(const double* const* moved, std::uint32_t fs) {
                   {moved[2][fs], moved[5][fs], moved[8][fs]}};
 }
 
+// Where a first_contact query found its witness: the two triangles' slots. The next pose of a
+// chain tests that pair before anything else (engine/dop_query.hpp, "The previous witness").
+struct WitnessSlots {
+  std::uint32_t env = 0;
+  std::uint32_t fly = 0;
+};
+
+// The previous pose's witness at this pose (first_contact, hot start). Close poses of a path
+// often stay in contact through the same pair, which then answers the pose with one exact test
+// instead of a descent from the roots. The test is the leaf test's own (triangles_intersect on
+// apply_pose's coordinates), so a pair it accepts does intersect at this pose: the answer is the
+// pose's true one, and only the witness may differ from a cold query's first pair in traversal
+// order. Counts the pair in n_p and n_exact whether it holds or not.
+template <class Arch>
+bool previous_witness_holds(const LeafTriangles& env_tris, const LeafTriangles& fly_tris,
+                            const Pose& pose, WitnessSlots w, QueryResult& result) {
+  ++result.stats.n_p;
+  ++result.stats.n_exact;
+  Vec3 q[3];
+  for (int c = 0; c < 3; ++c) {
+    q[c] = apply_pose(pose, Vec3{fly_tris.x(c)[w.fly], fly_tris.y(c)[w.fly], fly_tris.z(c)[w.fly]});
+  }
+  if (!triangles_intersect(env_tris.template triangle<Arch>(w.env), Triangle{q[0], q[1], q[2]}))
+    return false;
+  result.collides = true;
+  result.contacts = 1;
+  append_contact(result.pairs, {env_tris.original[w.env], fly_tris.original[w.fly]});
+  return true;
+}
+
 // Every environment triangle of leaf `e` against every flying triangle of leaf `f`: counts n_p
 // and n_exact, and adds intersecting pairs to `result` as `mode` asks. `moved_slot(fs)` gives
 // apply_pose's coordinates of flying slot fs, `key_of(es, te, whole)` the prefilter key of
 // environment slot es (object_frame_key, perhaps cached; its corners only unless `whole`), and
 // `misses_leaf(corners)` may prove that the environment triangle misses the flying leaf as a whole
 // (then its pairs are not counted in n_p).
-// Returns true to stop (first_contact, a contact).
+// Returns true to stop (first_contact, a contact), with the pair's slots in `witness` if given.
 template <class Arch, class MovedSlot, class KeyOf, class MissesLeaf>
 bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo, std::uint32_t e,
                     const LeafTriangles& fly_tris, const TreeTopology& fly_topo, std::uint32_t f,
                     const simd::PrefilterSlots& slots, QueryMode mode, MovedSlot&& moved_slot,
-                    KeyOf&& key_of, MissesLeaf&& misses_leaf, QueryResult& result) {
+                    KeyOf&& key_of, MissesLeaf&& misses_leaf, QueryResult& result,
+                    WitnessSlots* witness = nullptr) {
   const std::uint32_t f_first = fly_topo.child_or_first[f], f_count = fly_topo.leaf_count[f];
   const std::uint32_t e_first = env_topo.child_or_first[e];
   const std::uint32_t e_end = e_first + env_topo.leaf_count[e];
@@ -301,7 +332,10 @@ bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo,
         ++result.contacts;
         if (mode == QueryMode::count_contacts) continue;
         append_contact(result.pairs, {env_tris.original[es], fly_tris.original[fs]});
-        if (mode == QueryMode::first_contact) return true;
+        if (mode == QueryMode::first_contact) {
+          if (witness != nullptr) *witness = {es, fs};
+          return true;
+        }
       }
     }
   }

@@ -20,6 +20,11 @@ void OrientedQueryScratch<Bv>::prepare(const OrientedTree<Bv>& env,
     keys.forget();                                            // epochs start again
     epoch = 0;
   }
+  if (env_seen != &env || fly_seen != &fly) {  // the witness names the other trees' slots
+    start_chain();
+    env_seen = &env;
+    fly_seen = &fly;
+  }
   keys.size_once(PrefilterKeyCache::query_entries);
   if (++epoch == 0) {  // wrapped: forget every stamp
     std::fill(place_stamp.begin(), place_stamp.end(), 0);

@@ -23,8 +23,9 @@
 //   - the rectangle distance is a distance between two points the segment tests pick, accurate
 //     to about sqrt(ulp) of the rectangles' size when edges are nearly parallel: the RSS test
 //     adds 1e-6 of the extents and radii.
-// Hot start and split queries are k-DOP features; oriented queries always start at the roots and
-// run on one thread (a batch still runs its poses on every core).
+// The hot start's cut and split queries are k-DOP features: oriented queries start at the roots
+// and run on one thread (a batch still runs its poses on every core). The previous pose's witness
+// is tested first here too (engine/leaf_test.hpp, previous_witness_holds).
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -68,11 +69,19 @@ struct OrientedQueryScratch {
   PrefilterKeyCache keys;         // environment triangles' keys, this pose
   StaggeredArrays<double> moved;  // the flying slots at the pose (as in DopQueryScratch)
   std::uint32_t epoch = 0;
+  // The previous pose's witness (first_contact, hot start), tested first by the next pose of the
+  // chain, as in DopQueryScratch; it names slots of the hierarchies seen last.
+  WitnessSlots witness;
+  bool witness_valid = false;
+  const void* env_seen = nullptr;
+  const void* fly_seen = nullptr;
 
-  // Sizes the buffers for this pair of hierarchies (only when their sizes changed) and starts a
-  // new pose. Defined in oriented_query.cpp, compiled once.
+  // Sizes the buffers for this pair of hierarchies (only when their sizes changed), forgets the
+  // witness when the hierarchies are not the previous pose's, and starts a new pose. Defined in
+  // oriented_query.cpp, compiled once.
   void prepare(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& fly);
-  void start_chain() {}  // no hot start: every pose starts at the roots
+  // The next pose does not follow the previous one (a new path or block).
+  void start_chain() { witness_valid = false; }
 };
 
 extern template struct OrientedQueryScratch<ObbBv>;
@@ -231,6 +240,14 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
   result.stats = {};
   if (sphere_misses_root<Arch>(env, fly, pose)) {
     result.stats.n_v = 1;
+    s.witness_valid = false;
+    return;
+  }
+  const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
+  // (The slots are checked: other trees may have taken the previous ones' addresses.)
+  if (witness_first && s.witness_valid && s.witness.env < env.triangles.size() &&
+      s.witness.fly < fly.tree.triangles.size() &&
+      previous_witness_holds<Arch>(env.triangles, fly.tree.triangles, pose, s.witness, result)) {
     return;
   }
   const OrientedFrame frame = make_oriented_frame<Arch>(pose);
@@ -272,21 +289,24 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
     // no faster; the leaves of 8 are small already.)
     auto misses_leaf = [](const simd::PrefilterTriangle&) { return false; };
     return test_leaf_pair<Arch>(env.triangles, env.topology, e, fly_tris, fly.tree.topology, f,
-                                slots, options.mode, moved_slot, key_of, misses_leaf, result);
+                                slots, options.mode, moved_slot, key_of, misses_leaf, result,
+                                &s.witness);
   };
   auto settled = [](std::uint32_t, bool) {};
   std::uint32_t size = 0;
   s.stack[size++] = {0, 0};
   constexpr std::uint64_t no_budget = ~std::uint64_t{0};
+  TraversalEnd end;
   if (options.descent == DescentRule::larger_first) {
     auto larger = [&](std::uint32_t e, std::uint32_t f) { return env.size[e] >= fly.tree.size[f]; };
-    traverse_trees(env.topology, fly.tree.topology, s.stack.data(), size, overlap, leaf, larger,
-                   settled, result.stats.n_v, no_budget);
+    end = traverse_trees(env.topology, fly.tree.topology, s.stack.data(), size, overlap, leaf,
+                         larger, settled, result.stats.n_v, no_budget);
   } else {
     auto always = [](std::uint32_t, std::uint32_t) { return true; };
-    traverse_trees(env.topology, fly.tree.topology, s.stack.data(), size, overlap, leaf, always,
-                   settled, result.stats.n_v, no_budget);
+    end = traverse_trees(env.topology, fly.tree.topology, s.stack.data(), size, overlap, leaf,
+                         always, settled, result.stats.n_v, no_budget);
   }
+  s.witness_valid = witness_first && end == TraversalEnd::stopped;
 }
 
 }  // namespace kdop

@@ -38,7 +38,8 @@ struct QueryOptions {
   TumbleMethod tumble = TumbleMethod::vertices;
   DescentRule descent = DescentRule::larger_first;
   // Start from the previous pose's cut of the environment hierarchy (same scratch, consecutive
-  // poses of a path); exact whatever the poses, cheaper when they are close.
+  // poses of a path), and in first_contact mode test the previous pose's witness first; exact
+  // whatever the poses, cheaper when they are close.
   bool hot_start = false;
   // A query that has tested this many node pairs splits its remaining stack into tasks (0:
   // never). The split depends only on the query, so results do not depend on the threads.
@@ -75,7 +76,8 @@ struct ContactPair {
 struct QueryResult {
   bool collides = false;
   std::uint64_t contacts = 0;  // intersecting pairs found: 0 or 1 in first_contact mode
-  // first_contact: the first pair found in traversal order (the witness, see dop_query.hpp);
+  // first_contact: the first pair found in traversal order (the witness, see dop_query.hpp), or
+  // with the hot start the previous pose's witness where it still intersects;
   // all_contacts: every intersecting pair, sorted; count_contacts: empty.
   std::vector<ContactPair> pairs;
   QueryStats stats;

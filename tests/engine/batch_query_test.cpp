@@ -306,7 +306,10 @@ std::vector<Pose> path_poses(int count, std::uint64_t seed) {
   return poses;
 }
 
-TEST(HotStart, ExactAlongAPathWithTheSameWitnessAndFewerTests) {
+// Along a path the hot start gives the cold answers: the same pairs in all_contacts mode, with
+// fewer node pairs; in first_contact mode the same boolean, and a witness that intersects (the
+// previous pose's pair where it still does, answered without a descent: n_v 0).
+TEST(HotStart, ExactAlongAPathWithFewerTestsAndThePreviousWitness) {
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 14);
   const Mesh obj = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
   const std::vector<Pose> poses = path_poses(300, 4);
@@ -320,30 +323,91 @@ TEST(HotStart, ExactAlongAPathWithTheSameWitnessAndFewerTests) {
       DopQueryScratch<18> scratch;
       const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
       QueryOptions hot{mode, TumbleMethod::vertices, descent, true, 0, false};
-      std::uint64_t cold_tests = 0, hot_tests = 0, colliding = 0;
+      std::uint64_t cold_tests = 0, hot_tests = 0, colliding = 0, kept = 0;
+      std::vector<ContactPair> previous;
       for (std::size_t i = 0; i < poses.size(); ++i) {
         QueryResult h;
         query(tree, fly, poses[i], hot, scratch, h);
         if (mode == QueryMode::all_contacts) sort_contacts(h.pairs);
         const QueryResult c = cold.query(poses[i], mode);
         ASSERT_EQ(h.collides, c.collides) << i;
-        ASSERT_EQ(h.pairs, c.pairs) << i << " mode " << static_cast<int>(mode) << " descent "
-                                    << static_cast<int>(descent) << " cut " << scratch.frontier_size
-                                    << " hot n_v " << h.stats.n_v << " cold n_v " << c.stats.n_v;
         if (mode == QueryMode::all_contacts) {
+          ASSERT_EQ(h.pairs, c.pairs)
+              << i << " descent " << static_cast<int>(descent) << " cut " << scratch.frontier_size
+              << " hot n_v " << h.stats.n_v << " cold n_v " << c.stats.n_v;
           ASSERT_EQ(h.pairs, brute_force_contacts(env, obj, poses[i])) << i;
+        } else if (h.collides) {
+          ASSERT_EQ(h.pairs.size(), 1u) << i;
+          const std::vector<ContactPair> oracle = brute_force_contacts(env, obj, poses[i]);
+          ASSERT_TRUE(std::binary_search(oracle.begin(), oracle.end(), h.pairs[0])) << i;
+          if (h.stats.n_v == 0) {  // answered by the previous pose's witness
+            ASSERT_EQ(h.pairs, previous) << i;
+            ++kept;
+          } else {
+            ASSERT_EQ(h.pairs, c.pairs) << i;  // a descent: the cold query's witness
+          }
+        } else {
+          ASSERT_TRUE(h.pairs.empty()) << i;
         }
+        previous = h.pairs;
         cold_tests += c.stats.n_v;
         hot_tests += h.stats.n_v;
         colliding += c.collides;
       }
       EXPECT_GT(colliding, 10u);
       EXPECT_LT(colliding, poses.size() - 10);
-      // On a coherent path the cut saves tests; in first_contact mode most poses here stop at a
-      // contact, which leaves no complete cut to start from, so only all_contacts must save.
-      if (mode == QueryMode::all_contacts) {
-        EXPECT_LT(hot_tests, cold_tests);
+      EXPECT_LT(hot_tests, cold_tests);
+      // The torus slides along the sphere in steps of about 0.01: most contacts persist.
+      if (mode == QueryMode::first_contact) {
+        EXPECT_GT(kept, colliding / 2);
       }
+    }
+  }
+}
+
+// A batch along a path, hot start on (the default), first_contact: for every hierarchy type the
+// same results for any thread count (blocks of at least 8 poses are the chains), the oracle's
+// boolean, witnesses that intersect, and poses answered by the previous witness.
+TEST(HotStart, BatchAlongAPathKeepsWitnessesTheSameForAnyThreadCount) {
+  const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 14);
+  const Mesh obj = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
+  std::vector<PoseTask> tasks;
+  for (const Pose& p : path_poses(200, 9)) tasks.push_back({0, p});
+  for (BvType bv : {BvType::kdop18, BvType::obb, BvType::rss}) {
+    SCOPED_TRACE(to_string(bv));
+    BatchConfig config;
+    config.bv = bv;
+    config.environment.rule = config.object.rule = default_split_rule(bv);
+    config.mode = QueryMode::first_contact;
+    BatchOutput reference;
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
+      config.threads = threads;
+      BatchQuery batch(env, {&obj}, config);
+      BatchOutput out;
+      ASSERT_TRUE(batch.run(tasks, out));
+      if (threads > 1) {
+        expect_same(out, reference);
+        continue;
+      }
+      reference = out;
+      std::size_t colliding = 0, kept = 0;
+      for (std::size_t i = 0; i < tasks.size(); ++i) {
+        const PoseResult& r = out.results[i];
+        const std::vector<ContactPair> oracle = brute_force_contacts(env, obj, tasks[i].pose);
+        ASSERT_EQ(r.collides, !oracle.empty()) << i;
+        ASSERT_EQ(r.has_witness, r.collides) << i;
+        if (!r.collides) continue;
+        ++colliding;
+        ASSERT_TRUE(std::binary_search(oracle.begin(), oracle.end(), r.witness)) << i;
+        if (r.stats.n_v == 0) {
+          ASSERT_GT(i, 0u);
+          ASSERT_TRUE(out.results[i - 1].has_witness) << i;
+          ASSERT_EQ(r.witness, out.results[i - 1].witness) << i;
+          ++kept;
+        }
+      }
+      EXPECT_GT(colliding, 20u);
+      EXPECT_GT(kept, colliding / 2);
     }
   }
 }
