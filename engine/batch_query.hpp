@@ -1,9 +1,11 @@
 #pragma once
 // Many poses through the engine: an environment hierarchy and one or more flying objects, built
-// once, then chunks of poses queried on every core. Each chunk is cut into fixed blocks of
-// `block_size` poses; a block is one task on oneTBB's work-stealing scheduler and runs its poses
-// in order on one thread. Blocks never depend on the thread count, so apart from timings the
-// results are identical for any number of threads (and the same as single queries).
+// once, then chunks of poses queried on every core. Each chunk is cut into fixed blocks of at most
+// `block_size` poses (engine/batch_query.cpp says how many); a block is one task on oneTBB's
+// work-stealing scheduler and runs its poses in order on one thread, as one hot-start chain.
+// Blocks never depend on the thread count, so apart from timings the results are identical for
+// any number of threads (and the same as single queries, except for the counters and, in
+// first_contact mode, which witness is reported: the hot start's).
 //
 // Per-thread scratch (traversal stack, tumble cache, moved slots, result buffers) is sized on
 // first use and reused: after warm-up, first_contact and count_contacts runs allocate nothing;
@@ -40,7 +42,7 @@ struct BatchConfig {
   bool plates = true;             // k-DOP objects: the node plate tests (QueryOptions::plates)
   std::optional<simd::Isa> isa;   // default: simd::select_isa() (the best, or KDOP_ISA)
   unsigned threads = 0;           // 0: every hardware thread
-  std::uint32_t block_size = 64;  // most poses per task (fewer, down to 8: >= 32 tasks)
+  std::uint32_t block_size = 64;  // most poses per task (fewer for >= 32 tasks, but not under 8)
   // Clearance queries instead of collision queries (k-DOP types only): a pose "collides" when a
   // triangle pair is at most this far apart (touching, exactly, at 0); the pairs are those pairs,
   // first_contact's witness the nearest pair, and every pose gets its least distance

@@ -64,7 +64,7 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     moved.assign(LeafTriangles::array_count, slots, 0, 0.0);  // the leaf triangles' layout
     forget_keys();                                            // epochs start again
     epoch = 0;
-    frontier_valid = false;
+    start_chain();  // the cut, the witness and the hints name the other trees' nodes and slots
   }
   constexpr int floats = DopShape<K>::floats;
   const float* env_root = env.node_bounds(0);

@@ -522,7 +522,10 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   // The previous witness first: a pose of a chain still in contact through it is answered here.
   // The cut and the root hints stay as they were (a pose that stopped at a contact left no cut).
   const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
-  if (witness_first && s.witness_valid &&
+  // (The slots are checked too: trees with the same root boxes may have taken the previous
+  // ones' addresses.)
+  if (witness_first && s.witness_valid && s.witness.env < env.triangles.size() &&
+      s.witness.fly < fly.tree.triangles.size() &&
       previous_witness_holds<Arch>(env.triangles, fly.tree.triangles, pose, s.witness, result)) {
     return;
   }

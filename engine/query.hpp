@@ -77,7 +77,8 @@ struct QueryResult {
   bool collides = false;
   std::uint64_t contacts = 0;  // intersecting pairs found: 0 or 1 in first_contact mode
   // first_contact: the first pair found in traversal order (the witness, see dop_query.hpp), or
-  // with the hot start the previous pose's witness where it still intersects;
+  // with the hot start the witness of the scratch's previous pose (the same object's) where it
+  // still intersects;
   // all_contacts: every intersecting pair, sorted; count_contacts: empty.
   std::vector<ContactPair> pairs;
   QueryStats stats;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "engine/brute_force.hpp"
 #include "engine/collision_pair.hpp"
@@ -366,48 +367,65 @@ TEST(HotStart, ExactAlongAPathWithFewerTestsAndThePreviousWitness) {
 }
 
 // A batch along a path, hot start on (the default), first_contact: for every hierarchy type the
-// same results for any thread count (blocks of at least 8 poses are the chains), the oracle's
-// boolean, witnesses that intersect, and poses answered by the previous witness.
+// same results for any thread count (blocks of 9 poses here are the chains), the oracle's
+// boolean, witnesses that intersect, and poses answered by the previous witness of the same
+// object in the block. Two objects alternate (each has its own chain), and a split threshold of
+// 16 node pairs makes k-DOP queries split into tasks (which record no witness).
 TEST(HotStart, BatchAlongAPathKeepsWitnessesTheSameForAnyThreadCount) {
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 14);
   const Mesh obj = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
+  const Mesh other = make_torus({0, 0, 0}, 0.45, 0.12, 16, 8, 0.2);
+  const Mesh* objects[2] = {&obj, &other};
   std::vector<PoseTask> tasks;
-  for (const Pose& p : path_poses(200, 9)) tasks.push_back({0, p});
+  for (const Pose& p : path_poses(150, 9)) {
+    tasks.push_back({0, p});
+    tasks.push_back({1, p});
+  }
+  const std::size_t block = std::max<std::size_t>(8, tasks.size() / 32);  // 9 (batch_query.cpp)
   for (BvType bv : {BvType::kdop18, BvType::obb, BvType::rss}) {
-    SCOPED_TRACE(to_string(bv));
-    BatchConfig config;
-    config.bv = bv;
-    config.environment.rule = config.object.rule = default_split_rule(bv);
-    config.mode = QueryMode::first_contact;
-    BatchOutput reference;
-    for (unsigned threads : {1u, 2u, 3u, 8u}) {
-      config.threads = threads;
-      BatchQuery batch(env, {&obj}, config);
-      BatchOutput out;
-      ASSERT_TRUE(batch.run(tasks, out));
-      if (threads > 1) {
-        expect_same(out, reference);
-        continue;
-      }
-      reference = out;
-      std::size_t colliding = 0, kept = 0;
-      for (std::size_t i = 0; i < tasks.size(); ++i) {
-        const PoseResult& r = out.results[i];
-        const std::vector<ContactPair> oracle = brute_force_contacts(env, obj, tasks[i].pose);
-        ASSERT_EQ(r.collides, !oracle.empty()) << i;
-        ASSERT_EQ(r.has_witness, r.collides) << i;
-        if (!r.collides) continue;
-        ++colliding;
-        ASSERT_TRUE(std::binary_search(oracle.begin(), oracle.end(), r.witness)) << i;
-        if (r.stats.n_v == 0) {
-          ASSERT_GT(i, 0u);
-          ASSERT_TRUE(out.results[i - 1].has_witness) << i;
-          ASSERT_EQ(r.witness, out.results[i - 1].witness) << i;
-          ++kept;
+    for (std::uint64_t split : {std::uint64_t{5000}, std::uint64_t{16}}) {
+      SCOPED_TRACE(std::string(to_string(bv)) + " split " + std::to_string(split));
+      BatchConfig config;
+      config.bv = bv;
+      config.environment.rule = config.object.rule = default_split_rule(bv);
+      config.mode = QueryMode::first_contact;
+      config.split_threshold = split;
+      BatchOutput reference;
+      for (unsigned threads : {1u, 2u, 3u, 8u}) {
+        config.threads = threads;
+        BatchQuery batch(env, {&obj, &other}, config);
+        BatchOutput out;
+        ASSERT_TRUE(batch.run(tasks, out));
+        if (threads > 1) {
+          expect_same(out, reference);
+          continue;
+        }
+        reference = out;
+        std::size_t colliding = 0, kept = 0;
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+          const PoseResult& r = out.results[i];
+          const std::vector<ContactPair> oracle =
+              brute_force_contacts(env, *objects[tasks[i].object], tasks[i].pose);
+          ASSERT_EQ(r.collides, !oracle.empty()) << i;
+          ASSERT_EQ(r.has_witness, r.collides) << i;
+          if (!r.collides) continue;
+          ++colliding;
+          ASSERT_TRUE(std::binary_search(oracle.begin(), oracle.end(), r.witness)) << i;
+          if (r.stats.n_v == 0) {  // the same object's previous pose, in the same block
+            ASSERT_GE(i % block, 2u) << i;
+            const PoseResult& before = out.results[i - 2];
+            ASSERT_TRUE(before.has_witness) << i;
+            ASSERT_EQ(r.witness, before.witness) << i;
+            ++kept;
+          }
+        }
+        EXPECT_GT(colliding, 40u);
+        // Without splits, most contacts of the sliding path are kept (3 of 4 poses of a block
+        // have a predecessor of their object).
+        if (split == 5000) {
+          EXPECT_GT(kept, colliding / 3);
         }
       }
-      EXPECT_GT(colliding, 20u);
-      EXPECT_GT(kept, colliding / 2);
     }
   }
 }
