@@ -63,10 +63,8 @@ struct DopQueryScratch {
   std::vector<std::uint32_t> frontier, next_frontier;
   std::uint32_t frontier_size = 0, next_frontier_size = 0;
   bool frontier_valid = false;
-  // The previous pose's witness (first_contact), tested first by the next pose of the chain;
-  // valid only if that pose found it in a single traversal (a split query's tasks record none).
-  WitnessSlots witness;
-  bool witness_valid = false;
+  // The previous pose's witness (first_contact), tested first by the next pose of the chain.
+  PreviousWitness witness;
   // The previous pose's extreme root-hull vertices, hill-climbing's starts (tumble_root).
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
@@ -90,7 +88,7 @@ struct DopQueryScratch {
   // The next pose does not follow the previous one (a new path or block): no hot start.
   void start_chain() {
     frontier_valid = false;
-    witness_valid = false;
+    witness.valid = false;
     root_hints_valid = false;
   }
 };
@@ -434,7 +432,7 @@ class DopTraversal {
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                 fly_.tree.topology, f, slots_, options_.mode, moved, key_of,
-                                misses_leaf, result, shared_ ? nullptr : &s_.witness);
+                                misses_leaf, result, shared_ ? nullptr : &s_.witness.slots);
   }
 
   const DopTree<K>& env_;
@@ -516,16 +514,13 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   const SphereSlabs<K> sphere = sphere_slabs<Arch>(fly, pose);
   if (sphere_misses_root<Arch>(env, sphere)) {  // one BV pair tested, nothing tumbled
     result.stats.n_v = 1;
-    s.witness_valid = false;
+    s.witness.valid = false;
     return;
   }
   // The previous witness first: a pose of a chain still in contact through it is answered here.
   // The cut and the root hints stay as they were (a pose that stopped at a contact left no cut).
   const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
-  // (The slots are checked too: trees with the same root boxes may have taken the previous
-  // ones' addresses.)
-  if (witness_first && s.witness_valid && s.witness.env < env.triangles.size() &&
-      s.witness.fly < fly.tree.triangles.size() &&
+  if (witness_first &&
       previous_witness_holds<Arch>(env.triangles, fly.tree.triangles, pose, s.witness, result)) {
     return;
   }
@@ -557,7 +552,7 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
                 result);
   }
   // The traversal that stopped at a contact recorded its pair (a split query's tasks do not).
-  s.witness_valid = witness_first && end == TraversalEnd::stopped;
+  s.witness.valid = witness_first && end == TraversalEnd::stopped;
   // The cut is complete only if the traversal ran to its end alone and it fitted.
   s.frontier_valid = options.hot_start && end == TraversalEnd::finished &&
                      s.next_frontier_size <= DopQueryScratch<K>::frontier_capacity;

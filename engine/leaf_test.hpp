@@ -276,15 +276,27 @@ struct WitnessSlots {
   std::uint32_t fly = 0;
 };
 
+// A scratch's record of its previous pose's witness: valid only if that pose found it in a single
+// traversal (a split query's tasks record none) of the same trees in the same chain.
+struct PreviousWitness {
+  WitnessSlots slots;
+  bool valid = false;
+};
+
 // The previous pose's witness at this pose (first_contact, hot start). Close poses of a path
 // often stay in contact through the same pair, which then answers the pose with one exact test
 // instead of a descent from the roots. The test is the leaf test's own (triangles_intersect on
 // apply_pose's coordinates), so a pair it accepts does intersect at this pose: the answer is the
 // pose's true one, and only the witness may differ from a cold query's first pair in traversal
-// order. Counts the pair in n_p and n_exact whether it holds or not.
+// order. False without a test when there is no valid witness or its slots are not these trees'
+// (other trees may have taken the previous ones' addresses); else counts the pair in n_p and
+// n_exact whether it holds or not.
 template <class Arch>
 bool previous_witness_holds(const LeafTriangles& env_tris, const LeafTriangles& fly_tris,
-                            const Pose& pose, WitnessSlots w, QueryResult& result) {
+                            const Pose& pose, const PreviousWitness& previous,
+                            QueryResult& result) {
+  const WitnessSlots w = previous.slots;
+  if (!previous.valid || w.env >= env_tris.size() || w.fly >= fly_tris.size()) return false;
   ++result.stats.n_p;
   ++result.stats.n_exact;
   Vec3 q[3];

@@ -71,8 +71,7 @@ struct OrientedQueryScratch {
   std::uint32_t epoch = 0;
   // The previous pose's witness (first_contact, hot start), tested first by the next pose of the
   // chain, as in DopQueryScratch; it names slots of the hierarchies seen last.
-  WitnessSlots witness;
-  bool witness_valid = false;
+  PreviousWitness witness;
   const void* env_seen = nullptr;
   const void* fly_seen = nullptr;
 
@@ -81,7 +80,7 @@ struct OrientedQueryScratch {
   // oriented_query.cpp, compiled once.
   void prepare(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& fly);
   // The next pose does not follow the previous one (a new path or block).
-  void start_chain() { witness_valid = false; }
+  void start_chain() { witness.valid = false; }
 };
 
 extern template struct OrientedQueryScratch<ObbBv>;
@@ -240,13 +239,11 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
   result.stats = {};
   if (sphere_misses_root<Arch>(env, fly, pose)) {
     result.stats.n_v = 1;
-    s.witness_valid = false;
+    s.witness.valid = false;
     return;
   }
   const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
-  // (The slots are checked: other trees may have taken the previous ones' addresses.)
-  if (witness_first && s.witness_valid && s.witness.env < env.triangles.size() &&
-      s.witness.fly < fly.tree.triangles.size() &&
+  if (witness_first &&
       previous_witness_holds<Arch>(env.triangles, fly.tree.triangles, pose, s.witness, result)) {
     return;
   }
@@ -290,7 +287,7 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
     auto misses_leaf = [](const simd::PrefilterTriangle&) { return false; };
     return test_leaf_pair<Arch>(env.triangles, env.topology, e, fly_tris, fly.tree.topology, f,
                                 slots, options.mode, moved_slot, key_of, misses_leaf, result,
-                                &s.witness);
+                                &s.witness.slots);
   };
   auto settled = [](std::uint32_t, bool) {};
   std::uint32_t size = 0;
@@ -306,7 +303,7 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
     end = traverse_trees(env.topology, fly.tree.topology, s.stack.data(), size, overlap, leaf,
                          always, settled, result.stats.n_v, no_budget);
   }
-  s.witness_valid = witness_first && end == TraversalEnd::stopped;
+  s.witness.valid = witness_first && end == TraversalEnd::stopped;
 }
 
 }  // namespace kdop
