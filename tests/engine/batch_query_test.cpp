@@ -9,6 +9,7 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -275,6 +276,32 @@ TEST(BatchQuery, CancelAndProgress) {
   };
   EXPECT_FALSE(batch.run(f.poses, out, control));
   EXPECT_LT(last, f.poses.size());
+}
+
+// A pose's time runs from the previous clock read of its block to the read after its result:
+// the times are finite, not negative, and never add up to more than the run's wall time.
+TEST(BatchQuery, PoseTimesTileTheRun) {
+  const Fixture f;
+  for (unsigned threads : {1u, 2u}) {
+    BatchConfig config;
+    config.threads = threads;
+    config.mode = QueryMode::all_contacts;
+    BatchQuery batch(f.env, {&f.torus, &f.tetras}, config);
+    BatchOutput out;
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(batch.run(f.poses, out));
+    const double wall_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    double sum = 0;
+    for (const PoseResult& r : out.results) {
+      ASSERT_TRUE(std::isfinite(r.time_us));
+      ASSERT_GE(r.time_us, 0.0);
+      sum += r.time_us;
+    }
+    EXPECT_GT(sum, 0.0);
+    // Two threads may run two blocks at once: their times add up to at most twice the wall.
+    EXPECT_LE(sum, threads * wall_us * (1 + 1e-9)) << threads << " threads";
+  }
 }
 
 TEST(BatchQuery, BadObjectIndexIsAnError) {
