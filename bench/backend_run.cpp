@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "engine/parallel.hpp"
+#include "engine/pose_clock.hpp"
 
 namespace kdop::bench {
 namespace {
@@ -119,14 +120,16 @@ class FclBackend : public Backend {
                 std::vector<PoseAnswer>* answers, RunCounters* counters) override {
     std::vector<double> times(count);
     std::vector<FclQueryResult> results(count);
+    const PoseClock& clock = pose_clock();
     if (threads <= 1) {
-      // One clock read per pose, as kdop's batch times its poses (engine/batch_query.cpp).
+      // One reading of kdop's pose clock per pose, as kdop's batch times its poses
+      // (engine/batch_query.cpp).
       const auto t0 = Clock::now();
-      auto q0 = t0;
+      std::uint64_t q0 = clock.ticks();
       for (std::size_t i = 0; i < count; ++i) {
         results[i] = peers_[0].query(scene.poses[i], mode);
-        const auto q1 = Clock::now();
-        times[i] = std::chrono::duration<double, std::micro>(q1 - q0).count();
+        const std::uint64_t q1 = clock.ticks();
+        times[i] = clock.us_between(q0, q1);
         q0 = q1;
       }
       const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -137,11 +140,11 @@ class FclBackend : public Backend {
     constexpr std::size_t block = 8;
     auto body = [&](std::size_t b) {
       FclPeer& peer = peers_[runner.worker_id()];
-      auto q0 = Clock::now();
+      std::uint64_t q0 = clock.ticks();
       for (std::size_t i = b * block; i < std::min(count, (b + 1) * block); ++i) {
         results[i] = peer.query(scene.poses[i], mode);
-        const auto q1 = Clock::now();
-        times[i] = std::chrono::duration<double, std::micro>(q1 - q0).count();
+        const std::uint64_t q1 = clock.ticks();
+        times[i] = clock.us_between(q0, q1);
         q0 = q1;
       }
     };

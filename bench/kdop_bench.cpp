@@ -15,6 +15,7 @@
 #include "bench/answer_check.hpp"
 #include "bench/backend_run.hpp"
 #include "engine/parallel.hpp"
+#include "engine/pose_clock.hpp"
 
 namespace kdop::bench {
 namespace {
@@ -340,7 +341,8 @@ int main(int argc, char** argv) {
          << (o.no_hot_start ? " --no-hot-start" : "") << "; scale " << o.scale << ", seed "
          << o.seed << ", " << o.warmup << " untimed warm-up pass(es), " << o.repeat
          << " interleaved repetitions (medians), " << threads
-         << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa()) << ".\n";
+         << " threads for the parallel runs, ISA " << simd::to_string(simd::select_isa())
+         << ", poses timed by " << pose_clock_name(pose_clock()) << ".\n";
   std::uint64_t kdop_errors = 0;
   std::vector<std::string> reports;
   std::vector<Ratio> ratios;

@@ -59,8 +59,8 @@ struct PoseResult {
   bool collides = false;
   std::uint64_t contacts = 0;  // first_contact: 0 or 1
   QueryStats stats;
-  double time_us = 0;        // wall time from the previous pose's end in its block (or the
-                             // block's start) to this pose's result written
+  double time_us = 0;        // from the previous pose's end in its block (or the block's
+                             // start) to this pose's result written (engine/pose_clock.hpp)
   bool has_witness = false;  // first_contact: the pair reported (engine/dop_query.hpp)
   ContactPair witness{};
   std::uint64_t pairs_begin = 0;  // all_contacts: this pose's sorted pairs are

@@ -1,0 +1,95 @@
+#include "engine/pose_clock.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#ifdef KDOP_POSE_CLOCK_TSC
+#include <cpuid.h>
+#endif
+
+namespace kdop {
+namespace {
+
+bool invariant_tsc() {
+#ifdef KDOP_POSE_CLOCK_TSC
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) == 0 || eax < 0x80000007u) return false;
+  if (__get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return (edx >> 8) & 1u;
+#else
+  return false;
+#endif
+}
+
+PoseClock make_pose_clock() {
+  PoseClock clock;
+  if (!invariant_tsc()) return clock;
+  const double rate = measure_us_per_tick(2'000'000);
+  // A rate far from any real clock's (under 100 MHz or over 100 GHz) means the counter cannot
+  // be trusted here: keep steady_clock.
+  if (!(rate > 1e-5 && rate < 1e-2)) return clock;
+  clock.tsc = true;
+  clock.us_per_tick = rate;
+  return clock;
+}
+
+}  // namespace
+
+#ifdef KDOP_POSE_CLOCK_TSC
+namespace {
+
+// A steady_clock reading bracketed by two counter readings, the narrowest of a few tries: the
+// counter's value at the reading lies between them (a try interrupted in between is wide).
+struct Bracket {
+  std::chrono::steady_clock::time_point time;
+  double ticks;  // the bracket's midpoint
+};
+
+std::optional<Bracket> bracketed_reading() {
+  std::optional<Bracket> best;
+  std::uint64_t best_width = ~std::uint64_t{0};
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const std::uint64_t before = __rdtsc();
+    const auto time = std::chrono::steady_clock::now();
+    const std::uint64_t after = __rdtsc();
+    if (after < before || after - before >= best_width) continue;
+    best_width = after - before;
+    best = Bracket{time, 0.5 * static_cast<double>(before) + 0.5 * static_cast<double>(after)};
+  }
+  return best;
+}
+
+}  // namespace
+#endif
+
+double measure_us_per_tick(std::uint64_t spin_ns) {
+#ifdef KDOP_POSE_CLOCK_TSC
+  const std::optional<Bracket> start = bracketed_reading();
+  if (!start) return 0;
+  while (static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now() - start->time)
+                                        .count()) < spin_ns) {
+  }
+  const std::optional<Bracket> end = bracketed_reading();
+  if (!end || !(end->ticks > start->ticks)) return 0;
+  return std::chrono::duration<double, std::micro>(end->time - start->time).count() /
+         (end->ticks - start->ticks);
+#else
+  (void)spin_ns;
+  return 0;
+#endif
+}
+
+std::string pose_clock_name(const PoseClock& clock) {
+  if (!clock.tsc) return "steady_clock";
+  char text[64];
+  std::snprintf(text, sizeof text, "the time-stamp counter (%.2f GHz)", 1e-3 / clock.us_per_tick);
+  return text;
+}
+
+const PoseClock& pose_clock() {
+  static const PoseClock clock = make_pose_clock();
+  return clock;
+}
+
+}  // namespace kdop
