@@ -1,5 +1,6 @@
 #include "engine/pose_clock.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -24,10 +25,12 @@ bool invariant_tsc() {
 PoseClock make_pose_clock() {
   PoseClock clock;
   if (!invariant_tsc()) return clock;
-  const double rate = measure_us_per_tick(2'000'000);
-  // A rate far from any real clock's (under 100 MHz or over 100 GHz) means the counter cannot
-  // be trusted here: keep steady_clock.
-  if (!(rate > 1e-5 && rate < 1e-2)) return clock;
+  // Two measurements that agree within 1%, at a rate of a real clock (100 MHz to 100 GHz);
+  // otherwise the counter (or steady_clock, against which it is measured) cannot be trusted
+  // here: keep steady_clock.
+  const double rate = measure_us_per_tick(1'000'000);
+  const double again = measure_us_per_tick(1'000'000);
+  if (!(rate > 1e-5 && rate < 1e-2) || !(std::fabs(again - rate) <= 0.01 * rate)) return clock;
   clock.tsc = true;
   clock.us_per_tick = rate;
   return clock;
@@ -42,19 +45,19 @@ namespace {
 // counter's value at the reading lies between them (a try interrupted in between is wide).
 struct Bracket {
   std::chrono::steady_clock::time_point time;
-  double ticks;  // the bracket's midpoint
+  std::uint64_t ticks;  // the bracket's midpoint
 };
 
 std::optional<Bracket> bracketed_reading() {
   std::optional<Bracket> best;
   std::uint64_t best_width = ~std::uint64_t{0};
   for (int attempt = 0; attempt < 16; ++attempt) {
-    const std::uint64_t before = __rdtsc();
+    const std::uint64_t before = __builtin_ia32_rdtsc();
     const auto time = std::chrono::steady_clock::now();
-    const std::uint64_t after = __rdtsc();
+    const std::uint64_t after = __builtin_ia32_rdtsc();
     if (after < before || after - before >= best_width) continue;
     best_width = after - before;
-    best = Bracket{time, 0.5 * static_cast<double>(before) + 0.5 * static_cast<double>(after)};
+    best = Bracket{time, before + (after - before) / 2};
   }
   return best;
 }
@@ -71,9 +74,9 @@ double measure_us_per_tick(std::uint64_t spin_ns) {
                                         .count()) < spin_ns) {
   }
   const std::optional<Bracket> end = bracketed_reading();
-  if (!end || !(end->ticks > start->ticks)) return 0;
+  if (!end || end->ticks <= start->ticks) return 0;
   return std::chrono::duration<double, std::micro>(end->time - start->time).count() /
-         (end->ticks - start->ticks);
+         static_cast<double>(end->ticks - start->ticks);
 #else
   (void)spin_ns;
   return 0;

@@ -1,16 +1,15 @@
 #pragma once
 // The clock that times each pose of a batch (PoseResult::time_us). A steady_clock reading costs
 // 26-28 ns on these VMs (kvm-clock), most of a pose that the bounding-sphere test answers; the
-// CPU's time-stamp counter costs about 11 ns. Where the counter runs at a constant rate (x86-64
-// with an invariant TSC, CPUID 0x80000007 EDX bit 8) the batch reads it, and converts ticks to
-// microseconds at a rate measured once per process against steady_clock; elsewhere it reads
-// steady_clock in nanoseconds.
+// CPU's time-stamp counter costs about 11 ns. Where the counter runs at a constant rate (x86 with
+// an invariant TSC, CPUID 0x80000007 EDX bit 8; GCC or Clang) the batch reads it, and converts
+// ticks to microseconds at a rate measured once per process against steady_clock; elsewhere it
+// reads steady_clock in nanoseconds.
 #include <chrono>
 #include <cstdint>
 #include <string>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define KDOP_POSE_CLOCK_TSC 1
 #endif
 
@@ -20,9 +19,11 @@ struct PoseClock {
   bool tsc = false;           // read the time-stamp counter, else steady_clock (ns)
   double us_per_tick = 1e-3;  // microseconds per tick
 
+  // Not ordered against the instructions around it (no fence): a pose's time may move by tens
+  // of cycles to its neighbour, which a fence would cost more than.
   std::uint64_t ticks() const {
 #ifdef KDOP_POSE_CLOCK_TSC
-    if (tsc) return __rdtsc();
+    if (tsc) return __builtin_ia32_rdtsc();
 #endif
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           std::chrono::steady_clock::now().time_since_epoch())
@@ -35,8 +36,9 @@ struct PoseClock {
   }
 };
 
-// The process's pose clock: the first call measures the counter's rate over 2 ms (spinning on
-// steady_clock) and every later call returns the same value.
+// The process's pose clock. The first call measures the counter's rate (twice, 1 ms each,
+// spinning on steady_clock: the caller waits about 2 ms; BatchQuery's constructor makes that
+// call) and every later call returns the same value.
 const PoseClock& pose_clock();
 
 // "the time-stamp counter (2.45 GHz)" or "steady_clock", for reports.

@@ -278,9 +278,10 @@ TEST(BatchQuery, CancelAndProgress) {
   EXPECT_LT(last, f.poses.size());
 }
 
-// A pose's time runs from the previous clock read of its block to the read after its result:
-// the times are finite, not negative, and never add up to more than the run's wall time.
-TEST(BatchQuery, PoseTimesTileTheRun) {
+// A pose's time runs from the previous clock reading of its block to the reading after its
+// result: the times are finite, not negative, and add up to no more than the run's wall time
+// (poses timed from their block's start instead would add up to many times it).
+TEST(BatchQuery, PoseTimesFitInTheRun) {
   const Fixture f;
   for (unsigned threads : {1u, 2u}) {
     BatchConfig config;
@@ -300,7 +301,8 @@ TEST(BatchQuery, PoseTimesTileTheRun) {
     }
     EXPECT_GT(sum, 0.0);
     // Two threads may run two blocks at once: their times add up to at most twice the wall.
-    EXPECT_LE(sum, threads * wall_us * (1 + 1e-9)) << threads << " threads";
+    // 1% covers the pose clock's rate, measured against the steady_clock timing the wall.
+    EXPECT_LE(sum, threads * wall_us * 1.01) << threads << " threads";
   }
 }
 
