@@ -120,18 +120,21 @@ class FclBackend : public Backend {
                 std::vector<PoseAnswer>* answers, RunCounters* counters) override {
     std::vector<double> times(count);
     std::vector<FclQueryResult> results(count);
+    // Poses [first, last) on one peer, one reading of kdop's pose clock per pose, as kdop's
+    // batch times its poses (engine/batch_query.cpp).
     const PoseClock& clock = pose_clock();
-    if (threads <= 1) {
-      // One reading of kdop's pose clock per pose, as kdop's batch times its poses
-      // (engine/batch_query.cpp).
-      const auto t0 = Clock::now();
+    auto query_poses = [&](FclPeer& peer, std::size_t first, std::size_t last) {
       std::uint64_t q0 = clock.ticks();
-      for (std::size_t i = 0; i < count; ++i) {
-        results[i] = peers_[0].query(scene.poses[i], mode);
+      for (std::size_t i = first; i < last; ++i) {
+        results[i] = peer.query(scene.poses[i], mode);
         const std::uint64_t q1 = clock.ticks();
         times[i] = clock.us_between(q0, q1);
         q0 = q1;
       }
+    };
+    if (threads <= 1) {
+      const auto t0 = Clock::now();
+      query_poses(peers_[0], 0, count);
       const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
       fill(results, mode, answers, counters);
       return timing_of(times, wall);
@@ -139,14 +142,7 @@ class FclBackend : public Backend {
     ParallelRunner runner(std::min<unsigned>(threads, static_cast<unsigned>(peers_.size())));
     constexpr std::size_t block = 8;
     auto body = [&](std::size_t b) {
-      FclPeer& peer = peers_[runner.worker_id()];
-      std::uint64_t q0 = clock.ticks();
-      for (std::size_t i = b * block; i < std::min(count, (b + 1) * block); ++i) {
-        results[i] = peer.query(scene.poses[i], mode);
-        const std::uint64_t q1 = clock.ticks();
-        times[i] = clock.us_between(q0, q1);
-        q0 = q1;
-      }
+      query_poses(peers_[runner.worker_id()], b * block, std::min(count, (b + 1) * block));
     };
     const auto t0 = Clock::now();
     runner.for_each_index((count + block - 1) / block, body);

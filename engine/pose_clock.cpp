@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <optional>
 
 #ifdef KDOP_POSE_CLOCK_TSC
 #include <cpuid.h>
@@ -38,42 +37,30 @@ PoseClock make_pose_clock() {
 
 }  // namespace
 
-#ifdef KDOP_POSE_CLOCK_TSC
-namespace {
-
-// A steady_clock reading bracketed by two counter readings, the narrowest of a few tries: the
-// counter's value at the reading lies between them (a try interrupted in between is wide).
-struct Bracket {
-  std::chrono::steady_clock::time_point time;
-  std::uint64_t ticks;  // the bracket's midpoint
-};
-
-std::optional<Bracket> bracketed_reading() {
-  std::optional<Bracket> best;
+std::optional<ClockReading> bracketed_reading(const PoseClock& clock) {
+  std::optional<ClockReading> best;
   std::uint64_t best_width = ~std::uint64_t{0};
   for (int attempt = 0; attempt < 16; ++attempt) {
-    const std::uint64_t before = __builtin_ia32_rdtsc();
+    const std::uint64_t before = clock.ticks();
     const auto time = std::chrono::steady_clock::now();
-    const std::uint64_t after = __builtin_ia32_rdtsc();
+    const std::uint64_t after = clock.ticks();
     if (after < before || after - before >= best_width) continue;
     best_width = after - before;
-    best = Bracket{time, before + (after - before) / 2};
+    best = ClockReading{time, before + (after - before) / 2};
   }
   return best;
 }
 
-}  // namespace
-#endif
-
 double measure_us_per_tick(std::uint64_t spin_ns) {
 #ifdef KDOP_POSE_CLOCK_TSC
-  const std::optional<Bracket> start = bracketed_reading();
+  const PoseClock counter{.tsc = true};
+  const std::optional<ClockReading> start = bracketed_reading(counter);
   if (!start) return 0;
   while (static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                         std::chrono::steady_clock::now() - start->time)
                                         .count()) < spin_ns) {
   }
-  const std::optional<Bracket> end = bracketed_reading();
+  const std::optional<ClockReading> end = bracketed_reading(counter);
   if (!end || end->ticks <= start->ticks) return 0;
   return std::chrono::duration<double, std::micro>(end->time - start->time).count() /
          static_cast<double>(end->ticks - start->ticks);

@@ -7,6 +7,7 @@
 // reads steady_clock in nanoseconds.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
@@ -43,6 +44,15 @@ const PoseClock& pose_clock();
 
 // "the time-stamp counter (2.45 GHz)" or "steady_clock", for reports.
 std::string pose_clock_name(const PoseClock& clock);
+
+// A steady_clock reading and `clock`'s ticks at it: the midpoint of the narrowest of 16
+// brackets (ticks, steady_clock, ticks), so a try interrupted in between is not used. Empty if
+// the ticks went backwards in every try (read on cores whose counters differ).
+struct ClockReading {
+  std::chrono::steady_clock::time_point time;
+  std::uint64_t ticks = 0;
+};
+std::optional<ClockReading> bracketed_reading(const PoseClock& clock);
 
 // The counter's rate in microseconds per tick: steady_clock's time over the counter's ticks
 // across an interval of at least `spin_ns`. 0 where there is no counter.

@@ -11,37 +11,20 @@
 namespace kdop {
 namespace {
 
-// Both clocks across one interval of about 100 ms, each end read as steady_clock between two
-// tick readings; an end whose two tick readings lie far apart (the thread was interrupted there)
-// is read again.
+// Both clocks across one interval of about 100 ms, each end a bracketed reading.
 struct Interval {
   double steady_us = 0, pose_clock_us = 0;
 };
 
 Interval measure_interval(const PoseClock& clock) {
-  using Steady = std::chrono::steady_clock;
-  auto read_end = [&](Steady::time_point& time, std::uint64_t& ticks) {
-    double best = INFINITY;
-    for (int attempt = 0; attempt < 32; ++attempt) {
-      const std::uint64_t before = clock.ticks();
-      const Steady::time_point t = Steady::now();
-      const std::uint64_t after = clock.ticks();
-      if (after < before) continue;  // read on two cores whose counters differ
-      const double width = clock.us_between(before, after);
-      if (width < best) {
-        best = width;
-        time = t;
-        ticks = before + (after - before) / 2;
-      }
-    }
-  };
-  Steady::time_point t0, t1;
-  std::uint64_t c0 = 0, c1 = 0;
-  read_end(t0, c0);
-  while (Steady::now() - t0 < std::chrono::milliseconds(100)) {
+  const std::optional<ClockReading> start = bracketed_reading(clock);
+  if (!start) return {};
+  while (std::chrono::steady_clock::now() - start->time < std::chrono::milliseconds(100)) {
   }
-  read_end(t1, c1);
-  return {std::chrono::duration<double, std::micro>(t1 - t0).count(), clock.us_between(c0, c1)};
+  const std::optional<ClockReading> end = bracketed_reading(clock);
+  if (!end) return {};
+  return {std::chrono::duration<double, std::micro>(end->time - start->time).count(),
+          clock.us_between(start->ticks, end->ticks)};
 }
 
 // (Where the pose clock is steady_clock itself, this compares it with itself.)
