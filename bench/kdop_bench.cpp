@@ -50,6 +50,8 @@ struct Measured {
   RunTiming single;         // medians over repetitions
   double parallel_pps = 0;  // poses/s on all threads, median
   RunCounters counters;
+  std::size_t colliding_poses = 0;  // from the answers of the first repetition
+  double contacts = 0;              // mean per pose (first contact: the witness, 0 or 1)
   CheckTally tally;
 };
 
@@ -182,6 +184,11 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     m.single = {median(e.mean), median(e.med), median(e.max), median(e.pps)};
     m.parallel_pps = e.par_pps.empty() ? 0 : median(e.par_pps);
     m.counters = e.counters;
+    for (const PoseAnswer& a : e.answers) {
+      m.colliding_poses += a.collides ? 1 : 0;
+      m.contacts += static_cast<double>(a.contacts);
+    }
+    if (!e.answers.empty()) m.contacts /= static_cast<double>(e.answers.size());
     const std::vector<PoseAnswer> prefix(reference.begin(),
                                          reference.begin() + static_cast<std::ptrdiff_t>(e.poses));
     m.tally = check_answers(scene, mode, prefix, e.answers, kdop_errors, reports);
@@ -196,8 +203,8 @@ void print_scene(std::ostream& os, const SceneResult& s, unsigned threads) {
   os << "| backend | poses | build ms | mean us | median us | max us | poses/s 1 thr | poses/s "
      << threads
      << " thr | N_v (FCL: BV tests) | N_p (FCL: leaf tests) | N_u | B/tri | "
-        "disagree | FCL false +/- |\n";
-  os << "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+        "colliding poses | contacts per pose | disagree | FCL false +/- |\n";
+  os << "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const Measured& m : s.rows) {
     os << "| " << m.backend << " | " << m.poses << " | " << fmt("%.1f", m.build_ms) << " | "
        << fmt("%.2f", m.single.mean_us) << " | " << fmt("%.2f", m.single.median_us) << " | "
@@ -205,7 +212,8 @@ void print_scene(std::ostream& os, const SceneResult& s, unsigned threads) {
        << (m.parallel_pps > 0 ? fmt("%.0f", m.parallel_pps) : "-") << " | "
        << fmt("%.0f", m.counters.n_v) << " | " << fmt("%.0f", m.counters.n_p) << " | "
        << (m.is_kdop ? fmt("%.1f", m.counters.n_u) : "-") << " | "
-       << fmt("%.0f", m.bytes_per_triangle) << " | " << m.tally.disagreeing_poses << " | "
+       << fmt("%.0f", m.bytes_per_triangle) << " | " << m.colliding_poses << " | "
+       << fmt("%.1f", m.contacts) << " | " << m.tally.disagreeing_poses << " | "
        << (m.is_kdop ? "-"
                      : std::to_string(m.tally.false_positives) + "/" +
                            std::to_string(m.tally.false_negatives))
