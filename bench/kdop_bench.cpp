@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -16,6 +16,7 @@
 #include "bench/backend_run.hpp"
 #include "engine/parallel.hpp"
 #include "engine/pose_clock.hpp"
+#include "io/atomic_file.hpp"
 
 namespace kdop::bench {
 namespace {
@@ -324,8 +325,12 @@ int main(int argc, char** argv) {
                  "Run only these scenes of the families, by name (e.g. spheres-20000-a0.03)");
   app.add_option("--threads", o.threads, "Threads of the parallel runs (0: all cores)")
       ->capture_default_str();
-  app.add_option("--tumble", o.tumble, "kdop: vertices or affine")->capture_default_str();
-  app.add_option("--descent", o.descent, "kdop: environment or larger")->capture_default_str();
+  app.add_option("--tumble", o.tumble, "kdop: vertices or affine")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"vertices", "affine"}));
+  app.add_option("--descent", o.descent, "kdop: environment or larger")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"environment", "larger"}));
   app.add_option("--root", o.root,
                  "kdop: the flying root's DOP, exact, vertices or auto (a --kdop entry such as "
                  "kdop26@exact sets its own)")
@@ -343,6 +348,31 @@ int main(int argc, char** argv) {
                "(for comparison)");
   app.add_option("--out,-o", o.out, "Also write the report (markdown) to this file");
   CLI11_PARSE(app, argc, argv);
+  // Names checked before the scenes are generated, and the report's folder before the run.
+  for (const std::string& entry : o.kdops) {
+    const std::size_t at = entry.find('@');
+    const std::string root = at == std::string::npos ? o.root : entry.substr(at + 1);
+    if (!parse_bv_type(entry.substr(0, at))) {
+      std::cerr << "kdop-bench: --kdop: unknown BV type in " << entry << "\n";
+      return 2;
+    }
+    if (!parse_root_method(root)) {
+      std::cerr << "kdop-bench: --kdop " << entry << ": unknown root method " << root
+                << " (expected exact, vertices or auto)\n";
+      return 2;
+    }
+  }
+  for (const std::string& peer : o.peers) {
+    if (!parse_fcl_bv(peer)) {
+      std::cerr << "kdop-bench: --peers: unknown " << peer << "\n";
+      return 2;
+    }
+  }
+  const std::filesystem::path out_folder = std::filesystem::path(o.out).parent_path();
+  if (!o.out.empty() && !out_folder.empty() && !std::filesystem::is_directory(out_folder)) {
+    std::cerr << "kdop-bench: --out: folder " << out_folder.string() << " does not exist\n";
+    return 2;
+  }
 
   const unsigned threads = ParallelRunner(o.threads).threads();
   std::ostringstream report;
@@ -380,7 +410,14 @@ int main(int argc, char** argv) {
   print_ratios(report, ratios, threads);
   report << "\nkdop answer errors (against the exact test): " << kdop_errors << "\n";
   std::cout << report.str();
-  if (!o.out.empty()) std::ofstream(o.out) << report.str();
+  if (!o.out.empty()) {
+    try {
+      write_file_atomic(o.out, report.str());
+    } catch (const std::exception& e) {
+      std::cerr << "kdop-bench: " << e.what() << "\n";
+      return 2;
+    }
+  }
   for (const std::string& r : reports) std::cerr << "KDOP ERROR: " << r << "\n";
   return kdop_errors == 0 ? 0 : 1;
 }

@@ -3,7 +3,6 @@
 // "1" instead of "1.0000000000000000".
 #include "io/mesh_writer.hpp"
 
-#include <unistd.h>
 
 #include <bit>
 #include <cerrno>
@@ -197,26 +196,6 @@ std::string format_ply(const Mesh& mesh, PlyEncoding encoding) {
     for (const std::uint32_t* corner : corners) put_binary(out, corner[t], big);
   }
   return out;
-}
-
-void write_file_atomic(const std::string& path, const std::string& bytes) {
-  // The pid keeps concurrent writers of the same path from sharing a temporary file.
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  auto fail = [&](const std::string& what, int error) {
-    std::remove(tmp.c_str());
-    throw IoError::in_file(path, what + " (" + std::strerror(error) + ")");
-  };
-  std::FILE* file = std::fopen(tmp.c_str(), "wb");
-  if (file == nullptr) {
-    throw IoError::in_file(path, "cannot create " + tmp + " (" + std::strerror(errno) + ")");
-  }
-  // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() &&
-                       std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
-  const int write_error = errno;
-  if (std::fclose(file) != 0 && written) fail("cannot write " + tmp, errno);
-  if (!written) fail("cannot write " + tmp, write_error);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp, errno);
 }
 
 }  // namespace kdop

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "geometry/mesh.hpp"
+#include "io/atomic_file.hpp"  // write_file_atomic, for the formats below
 
 namespace kdop {
 
@@ -17,7 +18,5 @@ std::string format_obj(const Mesh& mesh);
 std::string format_off(const Mesh& mesh);
 std::string format_ply(const Mesh& mesh, PlyEncoding encoding);
 
-// Writes bytes to `path` atomically (temporary file + rename): never a partial file.
-void write_file_atomic(const std::string& path, const std::string& bytes);
 
 }  // namespace kdop

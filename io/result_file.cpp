@@ -2,7 +2,6 @@
 // iostream formatting state) and handed to the file or stream whenever it fills.
 #include "io/result_file.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -57,45 +56,6 @@ ResultFormat result_format_from_path(const std::string& path) {
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
                                                   : "unknown extension '" + extension + "'") +
                                    " (expected .csv or .json)");
-}
-
-// ---- AtomicFileWriter -----------------------------------------------------------------------
-
-AtomicFileWriter::AtomicFileWriter(std::string path)
-    // The pid keeps concurrent writers of the same path from sharing a temporary file.
-    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
-  file_ = std::fopen(tmp_.c_str(), "wb");
-  if (file_ == nullptr) fail("cannot create " + tmp_, errno);
-  // Callers hand over large blocks; a second buffer would only copy them again.
-  std::setvbuf(file_, nullptr, _IONBF, 0);
-}
-
-AtomicFileWriter::~AtomicFileWriter() {
-  if (file_ != nullptr) std::fclose(file_);
-  if (!committed_) std::remove(tmp_.c_str());
-}
-
-void AtomicFileWriter::write(std::string_view bytes) {
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    fail("cannot write " + tmp_, errno);
-  }
-}
-
-void AtomicFileWriter::commit() {
-  // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
-  const bool synced = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
-  const int sync_error = errno;
-  const bool closed = std::fclose(file_) == 0;
-  const int close_error = errno;
-  file_ = nullptr;
-  if (!synced) fail("cannot write " + tmp_, sync_error);
-  if (!closed) fail("cannot write " + tmp_, close_error);
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) fail("cannot rename " + tmp_, errno);
-  committed_ = true;
-}
-
-void AtomicFileWriter::fail(const std::string& what, int error) const {
-  throw IoError::in_file(path_, what + " (" + errno_text(error) + ")");
 }
 
 // ---- ResultWriter ---------------------------------------------------------------------------

@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+#include "io/atomic_file.hpp"
+
 namespace kdop {
 
 // One pose's answer; plain data, the strings only need to live until write() returns.
@@ -37,31 +39,6 @@ enum class ResultFormat { csv, json };
 
 // Format from the extension (.csv or .json, case-insensitive); throws IoError for anything else.
 ResultFormat result_format_from_path(const std::string& path);
-
-// Streams bytes to `path` through "<path>.tmp.<pid>" in the same directory, renamed over `path`
-// by commit(), so nobody ever sees a partial file. Destroyed uncommitted (an error, an
-// exception) it removes the temporary. Errors are IoErrors naming `path`.
-class AtomicFileWriter {
- public:
-  explicit AtomicFileWriter(std::string path);
-  ~AtomicFileWriter();
-  AtomicFileWriter(const AtomicFileWriter&) = delete;
-  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
-
-  void write(std::string_view bytes);
-  // Flushes, syncs to disk and renames; after it the writer holds nothing.
-  void commit();
-
-  const std::string& path() const { return path_; }
-
- private:
-  [[noreturn]] void fail(const std::string& what, int error) const;
-
-  std::string path_;
-  std::string tmp_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
 
 class ResultWriter {
  public:

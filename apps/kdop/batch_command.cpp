@@ -1,6 +1,7 @@
 // kdop batch: one environment, one or more objects, many poses from a file or standard input;
 // results per pose to CSV or JSON, streamed in pose order.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -149,6 +150,14 @@ int run_batch(const BatchArgs& args) {
   if (args.clearance >= 0) config.clearance = args.clearance;
   if (!args.pairs.empty() && config.mode != QueryMode::all_contacts) {
     throw InputError("--pairs needs --mode all");
+  }
+  // The pairs file is CSV only: a .json name would hold CSV.
+  if (!args.pairs.empty()) {
+    std::string extension = std::filesystem::path(args.pairs).extension().string();
+    for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (extension != ".csv") {
+      throw InputError("--pairs: " + args.pairs + ": expected a .csv file (the pairs file is CSV)");
+    }
   }
 
   std::vector<NamedObject> named;

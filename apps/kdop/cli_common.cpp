@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/mesh_writer.hpp"
 #include "io/plot_canvas.hpp"
@@ -32,7 +33,7 @@ namespace {
 // Process-wide by nature: a signal belongs to the process.
 std::atomic<bool> g_interrupted{false};
 std::mutex g_outputs_mutex;
-std::vector<std::string> g_outputs;
+std::vector<std::string> g_outputs;  // the temporaries of atomic output files
 
 void watch_interrupts(sigset_t signals) {
   int signal_number = 0;
@@ -41,9 +42,7 @@ void watch_interrupts(sigset_t signals) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   {
     std::lock_guard<std::mutex> lock(g_outputs_mutex);
-    for (const std::string& path : g_outputs) {
-      ::unlink((path + ".tmp." + std::to_string(::getpid())).c_str());
-    }
+    for (const std::string& temporary : g_outputs) ::unlink(temporary.c_str());
   }
   const char message[] = "kdop: interrupted\n";
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof message - 1);
@@ -170,6 +169,18 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
       throw InputError(out.option + ": " + out.path + ": folder " + folder.string() +
                        " does not exist");
     }
+    // Refused now, not after the work: a folder, and a file without write permission (replacing
+    // a file by rename needs no permission on the file itself, so it would be replaced quietly).
+    const std::filesystem::file_status status = std::filesystem::status(out.path, ec);
+    if (std::filesystem::is_directory(status)) {
+      throw InputError(out.option + ": " + out.path + " is a folder, expected a file");
+    }
+    using std::filesystem::perms;
+    if (std::filesystem::is_regular_file(status) &&
+        (status.permissions() & (perms::owner_write | perms::group_write | perms::others_write)) ==
+            perms::none) {
+      throw InputError(out.option + ": " + out.path + " is read-only");
+    }
     for (const NamedPath& in : inputs) {
       if (names_a_file(in) && same_file(out.path, in.path)) {
         throw InputError(out.option + ": " + out.path + " is the " + in.option +
@@ -207,8 +218,10 @@ bool interrupted() {
 }
 
 void register_output_file(const std::string& path) {
+  const OutputTarget target = resolve_output(path);
+  if (target.in_place) return;  // a device or FIFO: no temporary
   std::lock_guard<std::mutex> lock(g_outputs_mutex);
-  g_outputs.push_back(path);
+  g_outputs.push_back(target.temporary());
 }
 
 const std::atomic<bool>& interrupt_flag() {

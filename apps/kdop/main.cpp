@@ -1,6 +1,9 @@
 // kdop: batch collision queries on rigid triangle meshes with k-DOP BV-trees.
 // Thin: parse, call, print. Exit codes are in cli_common.hpp.
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -9,12 +12,33 @@
 #include "io/io_error.hpp"
 #include "simd/isa.hpp"
 
+namespace {
+
+// Commands print their reports through std::cout, whose write errors (a full disk, /dev/full)
+// show only when standard output is flushed: checked once, after the command, so a report that
+// did not arrive is an error (exit 2), as it is for kdop batch.
+int with_stdout_checked(int code) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  const int error = errno;  // 0 when the error came at an earlier flush
+  if (failed) {
+    throw kdop::IoError::in_file(
+        "<stdout>", error != 0 ? std::string("cannot write (") + std::strerror(error) + ")"
+                               : std::string("cannot write"));
+  }
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace kdop::cli;
   CLI::App app{
       "kdop: exact collision queries between rigid triangle meshes with k-DOP BV-trees.\n"
       "Try: kdop demo (the paper's torus flight), kdop demo nc (an NC job with three mistakes).\n"
-      "Exit codes: 0 nothing found, 1 contact, 2 usage or input error, 3 internal error, "
+      "Exit codes: 0 nothing found, 1 contact or finding (an undecided path segment, an NC "
+      "finding), 2 usage or input error, 3 internal error, "
       "130 interrupted."};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
@@ -76,12 +100,12 @@ int main(int argc, char** argv) {
     } catch (const std::invalid_argument& e) {
       throw InputError(e.what());
     }
-    if (check_cmd->parsed()) return run_check(check);
-    if (batch_cmd->parsed()) return run_batch(batch);
-    if (demo_cmd->parsed()) return run_demo(demo);
-    if (build_cmd->parsed()) return run_build(build);
-    if (path_cmd->parsed()) return run_path(path);
-    if (nc_cmd->parsed()) return run_nc(nc);
+    if (check_cmd->parsed()) return with_stdout_checked(run_check(check));
+    if (batch_cmd->parsed()) return with_stdout_checked(run_batch(batch));
+    if (demo_cmd->parsed()) return with_stdout_checked(run_demo(demo));
+    if (build_cmd->parsed()) return with_stdout_checked(run_build(build));
+    if (path_cmd->parsed()) return with_stdout_checked(run_path(path));
+    if (nc_cmd->parsed()) return with_stdout_checked(run_nc(nc));
   } catch (const InputError& e) {
     std::cerr << "kdop: " << e.what() << "\n";
     return kExitInputError;

@@ -83,7 +83,9 @@ std::string summary_text(const PathReport& report) {
   const PathSummary& s = report.summary;
   std::ostringstream out;
   out << "segments: " << s.segments << " (" << s.free << " free, " << s.colliding << " collide, "
-      << s.undecided << " undecided)" << (s.continuous ? ", continuous" : "") << "\n";
+      << s.undecided << " undecided)"
+      << (s.continuous ? ", continuous" : ", discrete: free means clear at the samples only")
+      << "\n";
   out << "waypoints: " << s.waypoints << " checked, " << s.colliding_waypoints << " collide\n";
   if (s.first_collision_t) {
     out << "first collision: t=" << format_number(*s.first_collision_t) << " "

@@ -795,5 +795,44 @@ expect "demo max-memory says so" grep -q "^kdop: demo scene: 120000 triangles ne
 check "short demo" 0 "$kdop" demo --steps 20 --json
 expect "demo json" grep -q '"steps":20' out.txt
 
+# Where an output goes: through a symbolic link (the link stays), into a FIFO in place (never
+# replaced by a regular file), over a file keeping its permission bits; a folder or a read-only
+# file is refused before any work, and a report that cannot reach standard output is an error.
+mkdir -p outs
+ln -s target.csv outs/link.csv
+check "out through a dangling link" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/link.csv -q --mode count
+check "out through a link" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/link.csv -q
+expect "out link stays a link" test -L outs/link.csv
+expect "out link target written" test "$(head -1 outs/target.csv)" = "pose_id,collides,contacts,n_v,n_p,n_u,time_us,env_triangle,object_triangle"
+echo old >outs/private.csv && chmod 600 outs/private.csv
+check "out over a private file" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/private.csv
+expect "out keeps the permission bits" test "$(stat -c %a outs/private.csv)" = 600
+expect "out replaced the file" grep -q collides outs/private.csv
+mkfifo outs/pipe.csv
+(timeout 20 cat outs/pipe.csv >outs/from_pipe.txt) &
+reader=$!
+check "out into a fifo" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/pipe.csv
+wait $reader
+expect "out fifo is still a fifo" test -p outs/pipe.csv
+expect "out fifo carried the report" grep -q collides outs/from_pipe.txt
+mkdir outs/folder.csv
+check "out naming a folder" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/folder.csv
+expect "out naming a folder says so" grep -q -- "^kdop: --out: outs/folder.csv is a folder, expected a file$" err.txt
+echo old >outs/locked.csv && chmod 444 outs/locked.csv
+check "out naming a read-only file" 2 "$kdop" build --mesh cube.obj --out outs/locked.csv
+expect "out naming a read-only file says so" grep -q -- "^kdop: --out: outs/locked.csv is read-only$" err.txt
+expect "out read-only file kept" test "$(cat outs/locked.csv)" = old
+check "pairs must be csv" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs outs/pairs.json
+expect "pairs must be csv says so" grep -q -- "--pairs: outs/pairs.json: expected a .csv file" err.txt
+if [[ -c /dev/full ]]; then
+  "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 >/dev/full 2>err.txt
+  code=$?
+  expect "check report to a full device exits 2" test "$code" -eq 2
+  expect "check report to a full device says so" grep -q "^kdop: <stdout>: cannot write" err.txt
+  "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" >/dev/full 2>err.txt
+  code=$?
+  expect "path report to a full device exits 2" test "$code" -eq 2
+fi
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

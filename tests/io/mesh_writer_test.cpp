@@ -128,38 +128,5 @@ TEST(Writers, ExactTextForASmallMesh) {
               HasSubstr("end_header\n0 0.5 -1\n1e-300 0.1 3\n2 2 2\n3 0 1 2\n"));
 }
 
-class WriteFileAtomic : public test::ScratchDirTest {
- protected:
-};
-
-TEST_F(WriteFileAtomic, WritesAndReplacesLeavingNoTemporary) {
-  const std::string path = (dir_ / "out.bin").string();
-  const std::string bytes("binary\0data", 11);
-  write_file_atomic(path, bytes);
-  EXPECT_EQ(slurp(path), bytes);
-  write_file_atomic(path, "second");
-  EXPECT_EQ(slurp(path), "second");
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_),
-                          std::filesystem::directory_iterator()),
-            1);
-}
-
-TEST_F(WriteFileAtomic, FailureThrowsAndLeavesNothingBehind) {
-  const std::string missing = (dir_ / "no_such_dir" / "out.stl").string();
-  try {
-    write_file_atomic(missing, "x");
-    ADD_FAILURE() << "no IoError";
-  } catch (const IoError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(missing + ": cannot create"));
-    EXPECT_THAT(e.what(), HasSubstr("No such file or directory"));
-  }
-  // Renaming onto a directory fails after the temporary was written; it must be removed.
-  std::filesystem::create_directories(dir_ / "taken" / "child");
-  EXPECT_THROW(write_file_atomic((dir_ / "taken").string(), "x"), IoError);
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_),
-                          std::filesystem::directory_iterator()),
-            1);
-}
-
 }  // namespace
 }  // namespace kdop

@@ -233,8 +233,8 @@ TEST_F(NcPlotFiles, UnwritableTargetThrowsAndLeavesNothing) {
               StartsWith(missing + ": cannot create "));
   std::filesystem::create_directories(dir_ / "taken.svg" / "child");
   const std::string taken = (dir_ / "taken.svg").string();
-  EXPECT_THAT(test::io_error_of([&] { write_nc_plot(program, sample_report(program), taken); }),
-              HasSubstr(": cannot rename "));
+  EXPECT_EQ(test::io_error_of([&] { write_nc_plot(program, sample_report(program), taken); }),
+            taken + ": is a folder, expected a file");
   EXPECT_EQ(entries(), 1);  // taken.svg only: no temporary left
 }
 

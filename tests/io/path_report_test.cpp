@@ -253,11 +253,11 @@ TEST_F(PathReportFiles, UnwritableTargetThrowsAndLeavesNothing) {
   const std::string missing = (dir_ / "no_such_dir" / "p.json").string();
   EXPECT_THAT(test::io_error_of([&] { write_path_report(sample_report(), missing); }),
               StartsWith(missing + ": cannot create " + missing + ".tmp."));
-  // Renaming onto a non-empty directory fails after everything was written.
+  // A folder in the way is refused before anything is written.
   std::filesystem::create_directories(dir_ / "taken.csv" / "child");
   const std::string taken = (dir_ / "taken.csv").string();
-  EXPECT_THAT(test::io_error_of([&] { write_path_report(sample_report(), taken); }),
-              HasSubstr(taken + ": cannot rename " + taken + ".tmp."));
+  EXPECT_EQ(test::io_error_of([&] { write_path_report(sample_report(), taken); }),
+            taken + ": is a folder, expected a file");
   EXPECT_EQ(entries(), 1);  // only taken.csv/
   // A bad extension is reported before anything is created.
   const std::string txt = (dir_ / "p.txt").string();
@@ -324,8 +324,8 @@ TEST_F(PathPlotFiles, UnwritableTargetThrowsAndLeavesNothing) {
               StartsWith(missing + ": cannot create "));
   std::filesystem::create_directories(dir_ / "taken.svg" / "child");
   const std::string taken = (dir_ / "taken.svg").string();
-  EXPECT_THAT(test::io_error_of([&] { write_path_plot(sample_report(), taken); }),
-              HasSubstr(": cannot rename "));
+  EXPECT_EQ(test::io_error_of([&] { write_path_plot(sample_report(), taken); }),
+            taken + ": is a folder, expected a file");
   EXPECT_EQ(entries(), 1);
 }
 

@@ -203,12 +203,17 @@ TEST_F(ResultFiles, UnwritableDestinationsThrowIoError) {
   EXPECT_EQ(test::io_error_of([&] { ResultWriter(missing, ResultFormat::csv, false, false); }),
             missing + ": cannot create " + missing + ".tmp." + std::to_string(::getpid()) +
                 " (No such file or directory)");
-  // Renaming onto a non-empty directory fails after everything was written.
-  std::filesystem::create_directories(dir_ / "taken.csv" / "child");
+  // A folder in the way is refused at once; one that appears while the rows are written makes
+  // the final rename fail, and the temporary goes.
   const std::string taken = (dir_ / "taken.csv").string();
+  std::filesystem::create_directories(dir_ / "taken.csv");
+  EXPECT_EQ(test::io_error_of([&] { ResultWriter(taken, ResultFormat::csv, false, false); }),
+            taken + ": is a folder, expected a file");
+  std::filesystem::remove(dir_ / "taken.csv");
   EXPECT_THAT(test::io_error_of([&] {
                 ResultWriter writer(taken, ResultFormat::csv, false, false);
                 writer.write(colliding());
+                std::filesystem::create_directories(dir_ / "taken.csv" / "child");
                 writer.commit();
               }),
               HasSubstr(taken + ": cannot rename " + taken + ".tmp."));

@@ -1,0 +1,55 @@
+#pragma once
+// Output files that nobody sees half-written. Bytes for a regular file (or a new name) go to
+// "<file>.tmp.<pid>" in the same folder, renamed over the file by commit(); the replaced file's
+// permission bits are kept. What a path names decides where the bytes go:
+//   - a symbolic link: its target is replaced, and the link stays (as the shell's `>` does);
+//   - a device or FIFO (/dev/null, /dev/stdout, a named pipe): written in place, since renaming
+//     over it would put a regular file where the device was;
+//   - a folder: an IoError before anything is written.
+// Errors are IoErrors naming the path the caller gave.
+#include <sys/types.h>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace kdop {
+
+struct OutputTarget {
+  std::string file;        // the file written: a symbolic link's target, else the path itself
+  bool in_place = false;   // a device or FIFO: opened and written directly
+  bool existed = false;    // a regular file was there: its permission bits are kept
+  mode_t permissions = 0;  // of the file that was there
+  std::string temporary() const;  // "<file>.tmp.<pid>"; unused in place
+};
+
+// Where `path`'s bytes would go; throws IoError when it names a folder.
+OutputTarget resolve_output(const std::string& path);
+
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::string path);
+  ~AtomicFileWriter();  // uncommitted (an error, an exception): the temporary is removed
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void write(std::string_view bytes);
+  // Flushes, syncs to disk and renames (in place: flushes); after it the writer holds nothing.
+  void commit();
+
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what, int error) const;
+
+  std::string path_;  // as the caller named it, for messages
+  OutputTarget target_;
+  std::string written_;  // the temporary, or the target itself in place
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+// All of `bytes` to `path` through an AtomicFileWriter: never a partial file.
+void write_file_atomic(const std::string& path, std::string_view bytes);
+
+}  // namespace kdop

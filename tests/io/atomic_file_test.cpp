@@ -1,0 +1,126 @@
+// Atomic output files: nothing half-written, and what a path names (a link, a FIFO, a folder,
+// a file with its permission bits) is respected.
+#include "io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+#include <string>
+
+#include "io/io_error.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+namespace kdop {
+namespace {
+
+using ::testing::HasSubstr;
+
+class WriteFileAtomic : public test::ScratchDirTest {
+ protected:
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
+                                                  std::filesystem::directory_iterator()));
+  }
+};
+
+TEST_F(WriteFileAtomic, WritesAndReplacesLeavingNoTemporary) {
+  const std::string path = (dir_ / "out.bin").string();
+  const std::string bytes("binary\0data", 11);
+  write_file_atomic(path, bytes);
+  EXPECT_EQ(slurp(path), bytes);
+  write_file_atomic(path, "second");
+  EXPECT_EQ(slurp(path), "second");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(WriteFileAtomic, FailureThrowsAndLeavesNothingBehind) {
+  const std::string missing = (dir_ / "no_such_dir" / "out.stl").string();
+  try {
+    write_file_atomic(missing, "x");
+    ADD_FAILURE() << "no IoError";
+  } catch (const IoError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(missing + ": cannot create"));
+    EXPECT_THAT(e.what(), HasSubstr("No such file or directory"));
+  }
+  // A folder in the way is an error too, and leaves nothing.
+  std::filesystem::create_directories(dir_ / "taken" / "child");
+  EXPECT_THROW(write_file_atomic((dir_ / "taken").string(), "x"), IoError);
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(WriteFileAtomic, ReplacesALinksTargetAndKeepsTheLink) {
+  // A relative link to a link in a sub-folder, the last one dangling: the file appears at the end
+  // of the chain, and both links stay links.
+  std::filesystem::create_directories(dir_ / "sub");
+  std::filesystem::create_symlink("../target.csv", dir_ / "sub" / "inner.csv");
+  std::filesystem::create_symlink("sub/inner.csv", dir_ / "outer.csv");
+  const std::string outer = (dir_ / "outer.csv").string();
+  write_file_atomic(outer, "first");
+  write_file_atomic(outer, "second");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "outer.csv"));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "sub" / "inner.csv"));
+  EXPECT_EQ(slurp(dir_ / "target.csv"), "second");
+  EXPECT_EQ(entries(), 3u);  // outer.csv, sub, target.csv: no temporary
+}
+
+TEST_F(WriteFileAtomic, AFifoIsWrittenInPlaceNotReplaced) {
+  const std::string fifo = (dir_ / "pipe").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A reader opened first (non-blocking), so the writer's open does not wait for one.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const OutputTarget target = resolve_output(fifo);
+  EXPECT_TRUE(target.in_place);
+  write_file_atomic(fifo, "through the pipe");
+  char buffer[64] = {};
+  const ssize_t n = ::read(reader, buffer, sizeof buffer);
+  ::close(reader);
+  EXPECT_EQ(std::string(buffer, static_cast<std::size_t>(std::max<ssize_t>(n, 0))),
+            "through the pipe");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(WriteFileAtomic, KeepsTheReplacedFilesPermissionBits) {
+  const std::filesystem::path path = dir_ / "private.csv";
+  write_file_atomic(path.string(), "old");
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  write_file_atomic(path.string(), "new");
+  EXPECT_EQ(slurp(path), "new");
+  EXPECT_EQ(std::filesystem::status(path).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
+
+TEST_F(WriteFileAtomic, AFolderIsRefusedBeforeAnythingIsWritten) {
+  std::filesystem::create_directories(dir_ / "taken.csv");
+  try {
+    AtomicFileWriter writer((dir_ / "taken.csv").string());
+    ADD_FAILURE() << "no IoError";
+  } catch (const IoError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("taken.csv: is a folder, expected a file"));
+  }
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(WriteFileAtomic, AnUncommittedWriterLeavesTheOldFile) {
+  const std::string path = (dir_ / "kept.csv").string();
+  write_file_atomic(path, "old");
+  {
+    AtomicFileWriter writer(path);
+    writer.write("half of a new one");
+  }
+  EXPECT_EQ(slurp(path), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+}  // namespace
+}  // namespace kdop
