@@ -214,8 +214,13 @@ class CsvPoses {
     }
     for (std::size_t c = kPoseId; c <= kQz; ++c) {
       if (column_[c] == kAbsent) {
-        fail("header: missing column " + text::quote(kColumnNames[c]) +
-             " (required: pose_id,tx,ty,tz,qw,qx,qy,qz)");
+        // One field holding a semicolon or a tab: another separator, said as such.
+        const bool other_separator =
+            fields_.size() == 1 && line.find_first_of(";\t") != std::string_view::npos;
+        fail(
+            "header: missing column " + text::quote(kColumnNames[c]) +
+            " (required: pose_id,tx,ty,tz,qw,qx,qy,qz" +
+            (other_separator ? "; columns are separated by commas, not semicolons or tabs)" : ")"));
       }
     }
     if (objects_.size() >= 2 && column_[kObject] == kAbsent) {
@@ -255,7 +260,7 @@ class CsvPoses {
     if (tok.empty()) fail(column + "expected a number, found an empty field");
     double value = 0;
     if (!text::parse_double(tok, value)) {
-      fail(column + (text::beyond_double(tok) ? text::quote(tok) + " is beyond double's range"
+      fail(column + (text::beyond_double(tok) ? text::quote(tok) + " is outside double's range"
                                               : "expected a number, got " + text::quote(tok)));
     }
     if (!std::isfinite(value)) fail(column + "non-finite value " + text::quote(tok));

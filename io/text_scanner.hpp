@@ -157,7 +157,7 @@ inline double parse_coordinate(std::string_view tok, const std::string& file, st
   if (!parse_double(tok, value)) {
     throw IoError::at_line(file, line,
                            beyond_double(tok)
-                               ? "coordinate " + quote(tok) + " is beyond double's range"
+                               ? "coordinate " + quote(tok) + " is outside double's range"
                                : "expected a coordinate, got " + quote(tok));
   }
   if (!std::isfinite(value)) {

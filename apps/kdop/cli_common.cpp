@@ -61,6 +61,10 @@ std::vector<double> parse_numbers(const std::string& option, const std::string& 
     while (first < last && *first == ' ') ++first;
     double v = 0;
     const auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec == std::errc::result_out_of_range && ptr == last) {
+      throw InputError(option + ": number " + std::to_string(out.size() + 1) + ", '" +
+                       std::string(first, last) + "', is outside double's range");
+    }
     if (ec != std::errc() || ptr != last || first == last) {
       throw InputError(option + ": expected " + std::to_string(expected) +
                        " comma-separated numbers " + layout + ", got '" + text + "'");

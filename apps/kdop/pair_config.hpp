@@ -82,6 +82,7 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
   const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
   const auto type = parse_bv_type(bv);
+  if (!type && o.k != 0) throw InputError("--k: expected 6, 14, 18, 26 or 8, got " + bv);
   if (!type)
     throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got '" + bv +
                      "'");

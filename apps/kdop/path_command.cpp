@@ -90,6 +90,11 @@ std::string summary_text(const PathReport& report) {
   if (s.first_collision_t) {
     out << "first collision: t=" << format_number(*s.first_collision_t) << " "
         << s.first_collision_object << " with " << s.first_collision_with << "\n";
+  } else if (s.undecided > 0) {
+    // Not "none": an undecided segment may hold one (a sweep may even have shown a contact
+    // whose first time --max-steps did not leave the queries to find).
+    out << "first collision: none proved; " << s.undecided << " undecided segment"
+        << (s.undecided == 1 ? "" : "s") << " may hold one\n";
   } else {
     out << "first collision: none\n";
   }

@@ -179,8 +179,9 @@ check "zero quaternion" 2 "$kdop" check --env cube.obj --object cube.obj --pose 
 check "reflection matrix" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0,0,1,0,0,0,0,-1,0,0,0,0,1
 check "pose and matrix together" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,1,0,0,0 --matrix 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
 check "unknown bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv kdop7
+expect "unknown bv lists dop8, obb, rss" grep -q -- "--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got 'kdop7'" err.txt
 check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 10
-expect "unknown bv lists dop8, obb, rss" grep -q "kdop26, dop8, obb or rss, got '10'" err.txt
+expect "unknown k lists the k values" grep -q -- "--k: expected 6, 14, 18, 26 or 8, got 10" err.txt
 check "k 8 is dop8" 1 "$kdop" check --env cube.obj --object cube.obj --k 8 --json
 expect "k 8 names dop8" grep -q '"bv":"dop8"' out.txt
 check "unknown rule" 2 "$kdop" check --env cube.obj --object cube.obj --rule best
@@ -794,6 +795,17 @@ check "demo held to --max-memory" 2 "$kdop" demo --max-memory 1K --steps 5
 expect "demo max-memory says so" grep -q "^kdop: demo scene: 120000 triangles need about" err.txt
 check "short demo" 0 "$kdop" demo --steps 20 --json
 expect "demo json" grep -q '"steps":20' out.txt
+
+# Messages name the option given and the number at fault.
+check "k out of the list" 2 "$kdop" check --env cube.obj --object cube.obj --k 7
+expect "k out of the list names --k" grep -q "^kdop: --k: expected 6, 14, 18, 26 or 8, got 7$" err.txt
+check "pose number underflows" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1e-400,0,0,1,0,0,0
+expect "pose number underflows says which" grep -q "^kdop: --pose: number 1, '1e-400', is outside double's range$" err.txt
+
+# Out of distance queries: undecided segments, and the summary does not say "none".
+check "path out of steps" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --continuous --max-steps 1
+expect "path out of steps summary" grep -q "^first collision: none proved; 3 undecided segments may hold one$" out.txt
+expect "path discrete summary says samples" bash -c "'$kdop' path --scene '$repo/examples/path/scene.json' --trajectory '$repo/examples/path/trajectory.csv' | grep -q 'discrete: free means clear at the samples only'"
 
 # Where an output goes: through a symbolic link (the link stays), into a FIFO in place (never
 # replaced by a regular file), over a file keeping its permission bits; a folder or a read-only

@@ -121,9 +121,9 @@ TEST(Obj, NonFiniteCoordinatesAreErrors) {
               HasSubstr("cube.obj: line 2: non-finite coordinate 'nan'"));
   EXPECT_THAT(obj_error("v inf 0 0\n"), HasSubstr("cube.obj: line 1: non-finite coordinate"));
   EXPECT_EQ(obj_error("v 1e999 0 0\n"),
-            "cube.obj: line 1: coordinate '1e999' is beyond double's range");
+            "cube.obj: line 1: coordinate '1e999' is outside double's range");
   EXPECT_EQ(obj_error("v 0 -1e-999 0\n"),
-            "cube.obj: line 1: coordinate '-1e-999' is beyond double's range");
+            "cube.obj: line 1: coordinate '-1e-999' is outside double's range");
 }
 
 // Beyond +-1e30 the float bounding volumes cannot hold a contact (geometry/coordinate_range.hpp).

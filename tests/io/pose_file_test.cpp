@@ -153,6 +153,12 @@ TEST(PoseCsv, HeaderErrors) {
   EXPECT_EQ(csv_error("p0,0,0,0,1,0,0,0\n"),
             "poses: line 1: header: missing column 'pose_id' (required: "
             "pose_id,tx,ty,tz,qw,qx,qy,qz)");
+  // Another separator is named as the cause.
+  const std::string separated =
+      "poses: line 1: header: missing column 'pose_id' (required: pose_id,tx,ty,tz,qw,qx,qy,qz; "
+      "columns are separated by commas, not semicolons or tabs)";
+  EXPECT_EQ(csv_error("pose_id;tx;ty;tz;qw;qx;qy;qz\n"), separated);
+  EXPECT_EQ(csv_error("pose_id\ttx\tty\ttz\tqw\tqx\tqy\tqz\n"), separated);
 }
 
 // Quoted fields as Python's csv module and R's write.csv write them (RFC 4180): pose ids with
@@ -196,7 +202,7 @@ TEST(PoseCsv, RowErrors) {
   EXPECT_EQ(csv_error(h + "a,0,2e30,0,1,0,0,0\n"),
             "poses: line 2: translation ty = 2e+30 is beyond +-1e30 (kdop's coordinate range)");
   EXPECT_EQ(csv_error(h + "a,0,0,0,1e309,0,0,0\n"),
-            "poses: line 2: column qw: '1e309' is beyond double's range");
+            "poses: line 2: column qw: '1e309' is outside double's range");
   EXPECT_EQ(csv_error(h + "\n\na,1,2,3,0,0,0,-0\n"), "poses: line 4: quaternion is zero");
   EXPECT_EQ(csv_error(h + "a\"b,0,0,0,1,0,0,0\n"),
             "poses: line 2: a '\"' inside an unquoted field (quote the whole field and double its "
