@@ -1,7 +1,10 @@
 // kdop check: does the object, at one pose, touch the environment?
+#include <charconv>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <system_error>
 #include <utility>
 
 #include "apps/kdop/cli_common.hpp"
@@ -98,11 +101,14 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     j["object"] = {{"file", args.object}, {"triangles", object_triangles}};
     text << j.dump() << "\n";
   } else {
-    char distance[64];
-    std::snprintf(distance, sizeof distance, "%.17g", r.min_distance);
-    text << "min distance: " << distance << "\n";
-    std::snprintf(distance, sizeof distance, "%.17g", args.clearance);
-    text << "within clearance " << distance << ": " << (r.collides ? "yes" : "no");
+    // The shortest digits that read back to the same double: 0.3, not 0.29999999999999999.
+    auto shortest = [](double v) {
+      char digits[64];
+      const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+      return std::string(digits, ec == std::errc() ? end : digits);
+    };
+    text << "min distance: " << shortest(r.min_distance) << "\n";
+    text << "within clearance " << shortest(args.clearance) << ": " << (r.collides ? "yes" : "no");
     if (args.all_contacts) text << " (" << r.contacts << " pairs)";
     text << "\n";
     if (!pairs.empty()) {
@@ -113,6 +119,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     }
     text << "stats: n_v=" << r.stats.n_v << " n_p=" << r.stats.n_p << " n_u=" << r.stats.n_u
          << "\n";
+    text << "time_ms: build=" << in.build_ms << " query=" << r.time_us * 1e-3 << "\n";
     text << "bv: " << to_string(bv) << ", env " << env_triangles << " triangles, object "
          << object_triangles << " triangles\n";
   }

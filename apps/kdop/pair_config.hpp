@@ -31,8 +31,8 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
       .add_option("--split", o.split,
                   "Split point: mean, median, or binned (best of --bins planes; volume rules)")
       ->capture_default_str();
-  command.add_option("--bins", o.bins, "Candidate planes per direction for --split binned")
-      ->capture_default_str()
+  command
+      .add_option("--bins", o.bins, "Candidate planes per direction for --split binned (default 8)")
       ->check(CLI::Range(2u, 1024u));
   command.add_flag("--all-directions", o.all_directions,
                    "Volume rules try planes along all k/2 DOP directions, not only x, y, z");
@@ -96,13 +96,20 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   }
   const auto split = parse_split_point(o.split);
   if (!split) throw InputError("--split: expected mean, median or binned, got '" + o.split + "'");
-  c.environment = BuildConfig{*rule, *split, o.env_leaf, o.bins, o.all_directions};
-  c.object = BuildConfig{*rule, *split, o.object_leaf, o.bins, o.all_directions};
+  // Said rather than ignored: --bins without binned splits would change nothing.
+  if (o.bins != 0 && *split != SplitPoint::binned) throw InputError("--bins needs --split binned");
+  const std::uint32_t bins = o.bins != 0 ? o.bins : 8;
+  c.environment = BuildConfig{*rule, *split, o.env_leaf, bins, o.all_directions};
+  c.object = BuildConfig{*rule, *split, o.object_leaf, bins, o.all_directions};
   apply_bv_defaults(o, c.bv, c.environment, c.object);
   if (o.tumble != "vertices" && o.tumble != "affine") {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
   }
   c.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
+  if (c.tumble == TumbleMethod::affine && !is_dop(c.bv)) {
+    throw InputError("--tumble affine: " + std::string(to_string(c.bv)) +
+                     " trees rotate their boxes, they do not tumble k-DOPs");
+  }
   if (o.descent != "environment" && o.descent != "larger") {
     throw InputError("--descent: expected environment or larger, got '" + o.descent + "'");
   }

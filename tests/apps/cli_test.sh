@@ -801,6 +801,15 @@ check "k out of the list" 2 "$kdop" check --env cube.obj --object cube.obj --k 7
 expect "k out of the list names --k" grep -q "^kdop: --k: expected 6, 14, 18, 26 or 8, got 7$" err.txt
 check "pose number underflows" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1e-400,0,0,1,0,0,0
 expect "pose number underflows says which" grep -q "^kdop: --pose: number 1, '1e-400', is outside double's range$" err.txt
+check "clearance echoes its value" 0 "$kdop" check --env cube.obj --object cube.obj --clearance 0.3 --pose 5,0,0,1,0,0,0
+expect "clearance echoes the shortest digits" grep -q "^within clearance 0.3: no$" out.txt
+expect "clearance text has its times" grep -q "^time_ms: build=[0-9.e-]* query=[0-9.e-]*$" out.txt
+# Options that would change nothing are refused, not ignored.
+check "bins without binned splits" 2 "$kdop" check --env cube.obj --object cube.obj --bins 3
+expect "bins without binned splits says so" grep -q -- "^kdop: --bins needs --split binned$" err.txt
+check "bins with binned splits" 1 "$kdop" check --env cube.obj --object cube.obj --bins 3 --split binned --rule min-sum
+check "affine tumbling of obb trees" 2 "$kdop" check --env cube.obj --object cube.obj --bv obb --tumble affine
+expect "affine tumbling of obb trees says so" grep -q -- "^kdop: --tumble affine: obb trees" err.txt
 
 # Out of distance queries: undecided segments, and the summary does not say "none".
 check "path out of steps" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --continuous --max-steps 1
