@@ -201,9 +201,10 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
 void print_scene(std::ostream& os, const SceneResult& s, unsigned threads) {
   os << "\n### " << s.scene << ", " << s.mode << " contact" << (s.mode == "all" ? "s" : "")
      << "\n\n";
-  os << "| backend | poses | build ms | mean us | median us | max us | poses/s 1 thr | poses/s "
-     << threads
-     << " thr | N_v (FCL: BV tests) | N_p (FCL: leaf tests) | N_u | B/tri | "
+  // With one thread there is no parallel run (its column shows "-").
+  os << "| backend | poses | build ms | mean us | median us | max us | poses/s 1 thr | "
+     << (threads > 1 ? "poses/s " + std::to_string(threads) + " thr" : "no parallel run")
+     << " | N_v (FCL: BV tests) | N_p (FCL: leaf tests) | N_u | B/tri | "
         "colliding poses | contacts per pose | disagree | FCL false +/- |\n";
   os << "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const Measured& m : s.rows) {
@@ -369,7 +370,9 @@ int main(int argc, char** argv) {
     }
   }
   const std::filesystem::path out_folder = std::filesystem::path(o.out).parent_path();
-  if (!o.out.empty() && !out_folder.empty() && !std::filesystem::is_directory(out_folder)) {
+  std::error_code folder_error;
+  if (!o.out.empty() && !out_folder.empty() &&
+      !std::filesystem::is_directory(out_folder, folder_error)) {
     std::cerr << "kdop-bench: --out: folder " << out_folder.string() << " does not exist\n";
     return 2;
   }
@@ -410,6 +413,7 @@ int main(int argc, char** argv) {
   print_ratios(report, ratios, threads);
   report << "\nkdop answer errors (against the exact test): " << kdop_errors << "\n";
   std::cout << report.str();
+  for (const std::string& r : reports) std::cerr << "KDOP ERROR: " << r << "\n";
   if (!o.out.empty()) {
     try {
       write_file_atomic(o.out, report.str());
@@ -418,6 +422,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  for (const std::string& r : reports) std::cerr << "KDOP ERROR: " << r << "\n";
   return kdop_errors == 0 ? 0 : 1;
 }

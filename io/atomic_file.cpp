@@ -1,5 +1,6 @@
 #include "io/atomic_file.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,17 @@
 #include "io/io_error.hpp"
 
 namespace kdop {
+namespace {
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+std::string errno_text(int error) {
+  return error != 0 ? std::strerror(error) : "unknown error";
+}
+
+}  // namespace
 
 std::string OutputTarget::temporary() const {
   // The pid keeps concurrent writers of the same path from sharing a temporary file.
@@ -21,6 +33,18 @@ OutputTarget resolve_output(const std::string& path) {
   target.file = path;
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0) return target;  // a new file (or a missing folder)
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw IoError::in_file(path, "is a folder, expected a file");
+  struct stat out {};
+  if (exists && ::fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out)) {
+    target.in_place = target.to_stdout = true;
+    return target;
+  }
+  if (exists && !S_ISREG(st.st_mode)) {
+    target.in_place = true;  // opened by the name given: /proc's links name no real path
+    return target;
+  }
   // A link's target, through every link on the way (a dangling link names a new file there).
   std::filesystem::path file = path;
   for (int hops = 0; S_ISLNK(link.st_mode); ++hops) {
@@ -34,10 +58,11 @@ OutputTarget resolve_output(const std::string& path) {
     target.file = file.string();
     if (::lstat(target.file.c_str(), &link) != 0) return target;
   }
-  struct stat st {};
-  if (::stat(target.file.c_str(), &st) != 0) return target;
-  if (S_ISDIR(st.st_mode)) throw IoError::in_file(path, "is a folder, expected a file");
-  if (!S_ISREG(st.st_mode)) {
+  if (!exists) return target;
+  struct stat resolved {};
+  if (::stat(target.file.c_str(), &resolved) != 0 || !same_file(resolved, st)) {
+    // A link whose text does not name its file (a /proc descriptor's): written through it.
+    target.file = path;
     target.in_place = true;
     return target;
   }
@@ -48,9 +73,39 @@ OutputTarget resolve_output(const std::string& path) {
 
 AtomicFileWriter::AtomicFileWriter(std::string path)
     : path_(std::move(path)), target_(resolve_output(path_)) {
-  written_ = target_.in_place ? target_.file : target_.temporary();
-  file_ = std::fopen(written_.c_str(), "wb");
-  if (file_ == nullptr) fail("cannot create " + written_, errno);
+  int fd = -1;
+  if (target_.to_stdout) {
+    written_ = "<stdout>";
+    fd = ::dup(STDOUT_FILENO);
+  } else if (target_.in_place) {
+    written_ = target_.file;
+    // Non-blocking first: a FIFO that nobody reads fails at once (ENXIO) instead of waiting.
+    fd = ::open(written_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENXIO) fail("is a FIFO with no reader", 0);
+    if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  } else {
+    written_ = target_.temporary();
+    // Created private to this run and with the replaced file's bits from the start, so a file
+    // that was private is never readable by others while it is written. O_EXCL: never write
+    // through whatever already holds the name (a temporary left by a crash, a planted link).
+    const mode_t mode = target_.existed ? (target_.permissions & 0777) : 0666;
+    for (int attempt = 0; attempt < 2 && fd < 0; ++attempt) {
+      fd = ::open(written_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+      if (fd < 0 && errno == EEXIST && attempt == 0) ::unlink(written_.c_str());
+    }
+    // The umask may have taken bits the replaced file had; best effort, as some file systems
+    // (vfat, some network mounts) refuse modes.
+    if (fd >= 0 && target_.existed) {
+      [[maybe_unused]] const int ignored = ::fchmod(fd, mode);
+    }
+  }
+  if (fd < 0) fail("cannot create " + written_, errno);
+  file_ = ::fdopen(fd, "wb");
+  if (file_ == nullptr) {
+    const int error = errno;
+    ::close(fd);
+    fail("cannot create " + written_, error);
+  }
   // Callers hand over large blocks; a second buffer would only copy them again.
   std::setvbuf(file_, nullptr, _IONBF, 0);
 }
@@ -68,18 +123,14 @@ void AtomicFileWriter::write(std::string_view bytes) {
 
 void AtomicFileWriter::commit() {
   // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
-  // A device or FIFO is neither synced nor renamed.
-  const int fd = ::fileno(file_);
-  bool done = std::fflush(file_) == 0 && (target_.in_place || ::fsync(fd) == 0);
-  int error = errno;
-  if (done && target_.existed && ::fchmod(fd, target_.permissions) != 0) {
-    done = false;
-    error = errno;
-  }
+  // In place (a device, a FIFO, standard output) nothing is synced or renamed.
+  const bool synced =
+      std::fflush(file_) == 0 && (target_.in_place || ::fsync(::fileno(file_)) == 0);
+  const int sync_error = errno;
   const bool closed = std::fclose(file_) == 0;
   const int close_error = errno;
   file_ = nullptr;
-  if (!done) fail("cannot write " + written_, error);
+  if (!synced) fail("cannot write " + written_, sync_error);
   if (!closed) fail("cannot write " + written_, close_error);
   if (!target_.in_place && std::rename(written_.c_str(), target_.file.c_str()) != 0) {
     fail("cannot rename " + written_, errno);
@@ -88,8 +139,7 @@ void AtomicFileWriter::commit() {
 }
 
 void AtomicFileWriter::fail(const std::string& what, int error) const {
-  throw IoError::in_file(path_,
-                         what + " (" + (error != 0 ? std::strerror(error) : "unknown error") + ")");
+  throw IoError::in_file(path_, error != 0 ? what + " (" + errno_text(error) + ")" : what);
 }
 
 void write_file_atomic(const std::string& path, std::string_view bytes) {

@@ -1,11 +1,15 @@
 #pragma once
 // Output files that nobody sees half-written. Bytes for a regular file (or a new name) go to
-// "<file>.tmp.<pid>" in the same folder, renamed over the file by commit(); the replaced file's
-// permission bits are kept. What a path names decides where the bytes go:
+// "<file>.tmp.<pid>" in the same folder, created with the replaced file's permission bits (0666
+// less the umask for a new one), renamed over the file by commit(). What a path names decides
+// where the bytes go:
 //   - a symbolic link: its target is replaced, and the link stays (as the shell's `>` does);
-//   - a device or FIFO (/dev/null, /dev/stdout, a named pipe): written in place, since renaming
-//     over it would put a regular file where the device was;
+//   - a device or FIFO (/dev/null, a named pipe): written in place, since renaming over it would
+//     put a regular file where it was; a FIFO nobody reads is an error, not a wait;
+//   - standard output under another name (/dev/stdout, /proc/self/fd/1, whatever it is): written
+//     to standard output itself, so `>> log` appends and a pipe gets the bytes;
 //   - a folder: an IoError before anything is written.
+// In place, nothing is atomic: an error or an interrupt can leave part of the output there.
 // Errors are IoErrors naming the path the caller gave.
 #include <sys/types.h>
 
@@ -17,7 +21,8 @@ namespace kdop {
 
 struct OutputTarget {
   std::string file;        // the file written: a symbolic link's target, else the path itself
-  bool in_place = false;   // a device or FIFO: opened and written directly
+  bool in_place = false;   // a device or FIFO, or standard output: written directly
+  bool to_stdout = false;  // the path is standard output: its descriptor is written
   bool existed = false;    // a regular file was there: its permission bits are kept
   mode_t permissions = 0;  // of the file that was there
   std::string temporary() const;  // "<file>.tmp.<pid>"; unused in place

@@ -17,6 +17,7 @@
 #include "apps/kdop/hierarchy_inputs.hpp"
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
+#include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/pose_file.hpp"
 #include "io/result_file.hpp"
@@ -216,6 +217,12 @@ int run_batch(const BatchArgs& args) {
     const double seconds = std::chrono::duration<double>(Clock::now() - q0).count();
     progress.update(progress_text(before_chunk + done, reader, seconds), seconds);
   };
+  // What an interrupt leaves: files are replaced only at the end, while standard output, a
+  // device or a FIFO has had every finished chunk's rows.
+  const bool streamed = args.out.empty() || resolve_output(args.out).in_place ||
+                        (!args.pairs.empty() && resolve_output(args.pairs).in_place);
+  const char* unfinished_output =
+      streamed ? "the rows written so far are incomplete\n" : "no output written\n";
   std::string line;
   while (reader.next_chunk(records, args.chunk)) {
     tasks.resize(records.size());
@@ -224,7 +231,7 @@ int run_batch(const BatchArgs& args) {
     before_chunk = poses;
     if (!batch.run(tasks, out, control) || interrupted()) {
       progress.finish();
-      std::cerr << "kdop batch: interrupted after " << poses << " poses; no output written\n";
+      std::cerr << "kdop batch: interrupted after " << poses << " poses; " << unfinished_output;
       return kExitInterrupted;
     }
     for (std::size_t i = 0; i < records.size(); ++i) {
@@ -263,7 +270,7 @@ int run_batch(const BatchArgs& args) {
   const double wall = std::chrono::duration<double>(Clock::now() - q0).count();
   if (interrupted()) {  // an interrupted read may have looked like the end of the input
     progress.finish();
-    std::cerr << "kdop batch: interrupted after " << poses << " poses; no output written\n";
+    std::cerr << "kdop batch: interrupted after " << poses << " poses; " << unfinished_output;
     return kExitInterrupted;
   }
   writer.commit();

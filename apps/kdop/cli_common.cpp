@@ -1,16 +1,19 @@
 #include "apps/kdop/cli_common.hpp"
 #include "geometry/coordinate_range.hpp"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -173,16 +176,23 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
       throw InputError(out.option + ": " + out.path + ": folder " + folder.string() +
                        " does not exist");
     }
-    // Refused now, not after the work: a folder, and a file without write permission (replacing
-    // a file by rename needs no permission on the file itself, so it would be replaced quietly).
-    const std::filesystem::file_status status = std::filesystem::status(out.path, ec);
-    if (std::filesystem::is_directory(status)) {
-      throw InputError(out.option + ": " + out.path + " is a folder, expected a file");
+    // Refused now, not after the work: what resolve_output refuses (a folder, a link loop), a
+    // link into a missing folder, and a file this user may not write or nobody may (replacing a
+    // file by rename needs no permission on the file itself, so it would be replaced quietly).
+    OutputTarget target;
+    try {
+      target = resolve_output(out.path);
+    } catch (const IoError& e) {
+      throw InputError(out.option + ": " + e.what());
     }
-    using std::filesystem::perms;
-    if (std::filesystem::is_regular_file(status) &&
-        (status.permissions() & (perms::owner_write | perms::group_write | perms::others_write)) ==
-            perms::none) {
+    const std::filesystem::path target_folder = std::filesystem::path(target.file).parent_path();
+    if (!target.in_place && !target_folder.empty() &&
+        !std::filesystem::is_directory(target_folder, ec)) {
+      throw InputError(out.option + ": " + out.path + ": folder " + target_folder.string() +
+                       " does not exist");
+    }
+    if (target.existed && ((target.permissions & 0222) == 0 ||
+                           ::faccessat(AT_FDCWD, target.file.c_str(), W_OK, AT_EACCESS) != 0)) {
       throw InputError(out.option + ": " + out.path + " is read-only");
     }
     for (const NamedPath& in : inputs) {
@@ -210,7 +220,14 @@ void check_plot_option(const std::string& path) {
 
 void emit(const std::string& text, const std::string& path) {
   if (path.empty()) {
+    errno = 0;
     std::cout << text << std::flush;
+    if (!std::cout) {
+      const int error = errno;
+      throw IoError::in_file("<stdout>",
+                             error != 0 ? std::string("cannot write (") + std::strerror(error) + ")"
+                                        : std::string("cannot write"));
+    }
   } else {
     register_output_file(path);
     write_file_atomic(path, text);

@@ -78,6 +78,15 @@ inline void apply_bv_defaults(const BuildOptions& o, BvType bv, BuildConfig& env
   if (o.object_leaf == 0) object.leaf_size = default_object_leaf(bv);
 }
 
+// --tumble affine re-aligns k-DOPs; OBB and RSS trees have none to re-align. Checked again
+// once hierarchy files have fixed the BV type (load_inputs).
+inline void check_tumble(TumbleMethod tumble, BvType bv) {
+  if (tumble == TumbleMethod::affine && !is_dop(bv)) {
+    throw InputError("--tumble affine: " + std::string(to_string(bv)) +
+                     " trees rotate their boxes, they do not tumble k-DOPs");
+  }
+}
+
 inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
   const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
@@ -106,10 +115,7 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
   }
   c.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
-  if (c.tumble == TumbleMethod::affine && !is_dop(c.bv)) {
-    throw InputError("--tumble affine: " + std::string(to_string(c.bv)) +
-                     " trees rotate their boxes, they do not tumble k-DOPs");
-  }
+  check_tumble(c.tumble, c.bv);
   if (o.descent != "environment" && o.descent != "larger") {
     throw InputError("--descent: expected environment or larger, got '" + o.descent + "'");
   }

@@ -803,7 +803,7 @@ check "pose number underflows" 2 "$kdop" check --env cube.obj --object cube.obj 
 expect "pose number underflows says which" grep -q "^kdop: --pose: number 1, '1e-400', is outside double's range$" err.txt
 check "clearance echoes its value" 0 "$kdop" check --env cube.obj --object cube.obj --clearance 0.3 --pose 5,0,0,1,0,0,0
 expect "clearance echoes the shortest digits" grep -q "^within clearance 0.3: no$" out.txt
-expect "clearance text has its times" grep -q "^time_ms: build=[0-9.e-]* query=[0-9.e-]*$" out.txt
+expect "clearance text has its times" grep -q "^time_ms: build=[0-9.e-]\+ query=[0-9.e-]\+$" out.txt
 # Options that would change nothing are refused, not ignored.
 check "bins without binned splits" 2 "$kdop" check --env cube.obj --object cube.obj --bins 3
 expect "bins without binned splits says so" grep -q -- "^kdop: --bins needs --split binned$" err.txt
@@ -838,13 +838,30 @@ expect "out fifo is still a fifo" test -p outs/pipe.csv
 expect "out fifo carried the report" grep -q collides outs/from_pipe.txt
 mkdir outs/folder.csv
 check "out naming a folder" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/folder.csv
-expect "out naming a folder says so" grep -q -- "^kdop: --out: outs/folder.csv is a folder, expected a file$" err.txt
+expect "out naming a folder says so" grep -q -- "^kdop: --out: outs/folder.csv: is a folder, expected a file$" err.txt
 echo old >outs/locked.csv && chmod 444 outs/locked.csv
 check "out naming a read-only file" 2 "$kdop" build --mesh cube.obj --out outs/locked.csv
 expect "out naming a read-only file says so" grep -q -- "^kdop: --out: outs/locked.csv is read-only$" err.txt
 expect "out read-only file kept" test "$(cat outs/locked.csv)" = old
 check "pairs must be csv" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs outs/pairs.json
 expect "pairs must be csv says so" grep -q -- "--pairs: outs/pairs.json: expected a .csv file" err.txt
+# /dev/stdout is standard output, whatever it is: a pipe gets the rows, `>>` appends them.
+expect "out to /dev/stdout through a pipe" bash -c "'$kdop' check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stdout | grep -q '^collides: yes'"
+echo "first line" >outs/appended.txt
+"$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stdout >>outs/appended.txt 2>err.txt
+expect "out to /dev/stdout appends" test "$(head -1 outs/appended.txt)" = "first line"
+expect "out to /dev/stdout appends the report" grep -q '^collides: yes' outs/appended.txt
+# A link into a missing folder, or a link loop, is refused before the work.
+ln -s nodir/x.csv outs/into_nowhere.csv
+check "out through a link into a missing folder" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/into_nowhere.csv
+expect "out through a link into a missing folder says so" grep -q -- "--out: outs/into_nowhere.csv: folder outs/nodir does not exist" err.txt
+ln -s loop_b.csv outs/loop_a.csv && ln -s loop_a.csv outs/loop_b.csv
+check "out through a link loop" 2 "$kdop" check --env cube.obj --object cube.obj --out outs/loop_a.csv
+expect "out through a link loop says so" grep -q -- "--out: outs/loop_a.csv: cannot follow the symbolic link" err.txt
+# Hierarchy files fix the BV type after the options: affine tumbling of OBB files is refused too.
+check "obb file for tumbling" 0 "$kdop" build --mesh cube.obj --out outs/cube_obb.kdop --bv obb
+check "affine tumbling of obb files" 2 "$kdop" check --env outs/cube_obb.kdop --object cube.obj --tumble affine
+expect "affine tumbling of obb files says so" grep -q -- "^kdop: --tumble affine: obb trees" err.txt
 if [[ -c /dev/full ]]; then
   "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 >/dev/full 2>err.txt
   code=$?

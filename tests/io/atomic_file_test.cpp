@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iterator>
 #include <string>
 
 #include "io/io_error.hpp"
+#include "tests/support/reader_checks.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace kdop {
@@ -92,12 +94,47 @@ TEST_F(WriteFileAtomic, AFifoIsWrittenInPlaceNotReplaced) {
 TEST_F(WriteFileAtomic, KeepsTheReplacedFilesPermissionBits) {
   const std::filesystem::path path = dir_ / "private.csv";
   write_file_atomic(path.string(), "old");
-  std::filesystem::permissions(
-      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  // 0604: no umask gives it, so only the writer's own mode can.
+  using std::filesystem::perms;
+  const perms bits = perms::owner_read | perms::owner_write | perms::others_read;
+  std::filesystem::permissions(path, bits);
   write_file_atomic(path.string(), "new");
   EXPECT_EQ(slurp(path), "new");
-  EXPECT_EQ(std::filesystem::status(path).permissions(),
-            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ(std::filesystem::status(path).permissions(), bits);
+}
+
+TEST_F(WriteFileAtomic, AFifoWithoutAReaderIsAnErrorNotAWait) {
+  const std::string fifo = (dir_ / "pipe").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(test::io_error_of([&] { write_file_atomic(fifo, "nobody reads this"); }),
+            fifo + ": is a FIFO with no reader");
+}
+
+// /dev/stdout and /proc/self/fd/1 name the descriptor, not a file: with standard output appending
+// to a file, the bytes are appended there, not written over it by a rename.
+TEST_F(WriteFileAtomic, StandardOutputUnderAnotherNameIsWrittenThroughItsDescriptor) {
+  const std::string log = (dir_ / "log.txt").string();
+  write_file_atomic(log, "header\n");
+  std::fflush(stdout);
+  const int saved = ::dup(STDOUT_FILENO);
+  const int appending = ::open(log.c_str(), O_WRONLY | O_APPEND);
+  ASSERT_GE(saved, 0);
+  ASSERT_GE(appending, 0);
+  ::dup2(appending, STDOUT_FILENO);
+  ::close(appending);
+  std::string error;
+  try {
+    write_file_atomic("/proc/self/fd/1", "rows\n");
+  } catch (const IoError& e) {
+    error = e.what();
+  }
+  std::fflush(stdout);
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(slurp(log), "header\nrows\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(log));
+  EXPECT_EQ(entries(), 1u);
 }
 
 TEST_F(WriteFileAtomic, AFolderIsRefusedBeforeAnythingIsWritten) {
