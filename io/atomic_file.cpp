@@ -5,16 +5,31 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
+#include <system_error>
 
 #include "io/io_error.hpp"
 
 namespace kdop {
 namespace {
 
-bool same_file(const struct stat& a, const struct stat& b) {
-  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+// The descriptor N a path names as /dev/stdout (1), /dev/stderr (2), /dev/fd/N or
+// /proc/self/fd/N, else -1.
+int open_descriptor(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (!path.starts_with(prefix)) continue;
+    int n = -1;
+    const char* first = path.data() + prefix.size();
+    const char* last = path.data() + path.size();
+    const auto [end, ec] = std::from_chars(first, last, n);
+    if (ec == std::errc() && end == last && first != last && n >= 0) return n;
+  }
+  return -1;
 }
 
 std::string errno_text(int error) {
@@ -31,23 +46,19 @@ std::string OutputTarget::temporary() const {
 OutputTarget resolve_output(const std::string& path) {
   OutputTarget target;
   target.file = path;
-  struct stat link {};
-  if (::lstat(path.c_str(), &link) != 0) return target;  // a new file (or a missing folder)
-  struct stat st {};
-  const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw IoError::in_file(path, "is a folder, expected a file");
-  struct stat out {};
-  if (exists && ::fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out)) {
-    target.in_place = target.to_stdout = true;
-    return target;
-  }
-  if (exists && !S_ISREG(st.st_mode)) {
-    target.in_place = true;  // opened by the name given: /proc's links name no real path
-    return target;
-  }
-  // A link's target, through every link on the way (a dangling link names a new file there).
+  // A link's target, through every link on the way (a dangling link names a new file there). A
+  // descriptor's name (/dev/stdout is a link to /proc/self/fd/1) stops the walk: its link text
+  // names no path (pipe:[…]) or names a file the descriptor may append to.
   std::filesystem::path file = path;
-  for (int hops = 0; S_ISLNK(link.st_mode); ++hops) {
+  for (int hops = 0;; ++hops) {
+    target.descriptor = open_descriptor(file.string());
+    if (target.descriptor >= 0) {
+      target.in_place = true;
+      return target;
+    }
+    struct stat link {};
+    if (::lstat(file.c_str(), &link) != 0) break;  // a new file (or a missing folder)
+    if (!S_ISLNK(link.st_mode)) break;
     std::error_code ec;
     const std::filesystem::path next = std::filesystem::read_symlink(file, ec);
     if (ec || hops == 40) {
@@ -55,14 +66,12 @@ OutputTarget resolve_output(const std::string& path) {
                                        (ec ? ec.message() : std::string("too many levels")) + ")");
     }
     file = next.is_absolute() ? next : file.parent_path() / next;
-    target.file = file.string();
-    if (::lstat(target.file.c_str(), &link) != 0) return target;
   }
-  if (!exists) return target;
-  struct stat resolved {};
-  if (::stat(target.file.c_str(), &resolved) != 0 || !same_file(resolved, st)) {
-    // A link whose text does not name its file (a /proc descriptor's): written through it.
-    target.file = path;
+  target.file = file.string();
+  struct stat st {};
+  if (::stat(target.file.c_str(), &st) != 0) return target;
+  if (S_ISDIR(st.st_mode)) throw IoError::in_file(path, "is a folder, expected a file");
+  if (!S_ISREG(st.st_mode)) {
     target.in_place = true;
     return target;
   }
@@ -74,15 +83,12 @@ OutputTarget resolve_output(const std::string& path) {
 AtomicFileWriter::AtomicFileWriter(std::string path)
     : path_(std::move(path)), target_(resolve_output(path_)) {
   int fd = -1;
-  if (target_.to_stdout) {
-    written_ = "<stdout>";
-    fd = ::dup(STDOUT_FILENO);
+  if (target_.descriptor >= 0) {
+    written_ = target_.file;
+    fd = ::fcntl(target_.descriptor, F_DUPFD_CLOEXEC, 0);
   } else if (target_.in_place) {
     written_ = target_.file;
-    // Non-blocking first: a FIFO that nobody reads fails at once (ENXIO) instead of waiting.
-    fd = ::open(written_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0 && errno == ENXIO) fail("is a FIFO with no reader", 0);
-    if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    fd = ::open(written_.c_str(), O_WRONLY | O_CLOEXEC);
   } else {
     written_ = target_.temporary();
     // Created private to this run and with the replaced file's bits from the start, so a file
@@ -93,10 +99,10 @@ AtomicFileWriter::AtomicFileWriter(std::string path)
       fd = ::open(written_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
       if (fd < 0 && errno == EEXIST && attempt == 0) ::unlink(written_.c_str());
     }
-    // The umask may have taken bits the replaced file had; best effort, as some file systems
-    // (vfat, some network mounts) refuse modes.
+    // The umask may have taken bits the replaced file had (and open ignores the set-id and
+    // sticky bits); best effort, as some file systems (vfat, some network mounts) refuse modes.
     if (fd >= 0 && target_.existed) {
-      [[maybe_unused]] const int ignored = ::fchmod(fd, mode);
+      [[maybe_unused]] const int ignored = ::fchmod(fd, target_.permissions);
     }
   }
   if (fd < 0) fail("cannot create " + written_, errno);
@@ -104,6 +110,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path)
   if (file_ == nullptr) {
     const int error = errno;
     ::close(fd);
+    if (!target_.in_place) ::unlink(written_.c_str());
     fail("cannot create " + written_, error);
   }
   // Callers hand over large blocks; a second buffer would only copy them again.
@@ -123,7 +130,7 @@ void AtomicFileWriter::write(std::string_view bytes) {
 
 void AtomicFileWriter::commit() {
   // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
-  // In place (a device, a FIFO, standard output) nothing is synced or renamed.
+  // In place (a device, a FIFO, a descriptor) nothing is synced or renamed.
   const bool synced =
       std::fflush(file_) == 0 && (target_.in_place || ::fsync(::fileno(file_)) == 0);
   const int sync_error = errno;

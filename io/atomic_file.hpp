@@ -5,9 +5,9 @@
 // where the bytes go:
 //   - a symbolic link: its target is replaced, and the link stays (as the shell's `>` does);
 //   - a device or FIFO (/dev/null, a named pipe): written in place, since renaming over it would
-//     put a regular file where it was; a FIFO nobody reads is an error, not a wait;
-//   - standard output under another name (/dev/stdout, /proc/self/fd/1, whatever it is): written
-//     to standard output itself, so `>> log` appends and a pipe gets the bytes;
+//     put a regular file where it was; a FIFO waits for its reader, as the shell's `>` does;
+//   - an open descriptor by name (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N): written
+//     through that descriptor, so a pipe gets the bytes and `>>` appends;
 //   - a folder: an IoError before anything is written.
 // In place, nothing is atomic: an error or an interrupt can leave part of the output there.
 // Errors are IoErrors naming the path the caller gave.
@@ -21,8 +21,8 @@ namespace kdop {
 
 struct OutputTarget {
   std::string file;        // the file written: a symbolic link's target, else the path itself
-  bool in_place = false;   // a device or FIFO, or standard output: written directly
-  bool to_stdout = false;  // the path is standard output: its descriptor is written
+  bool in_place = false;   // a device, a FIFO or an open descriptor: written directly
+  int descriptor = -1;     // the open descriptor the path names (/dev/stdout: 1), else -1
   bool existed = false;    // a regular file was there: its permission bits are kept
   mode_t permissions = 0;  // of the file that was there
   std::string temporary() const;  // "<file>.tmp.<pid>"; unused in place

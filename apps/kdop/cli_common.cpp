@@ -202,7 +202,11 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
       }
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (names_a_file(outputs[j]) && same_file(out.path, outputs[j].path)) {
+      // Also by the files written: a link to a file not yet made names the file another output
+      // makes, and two writers of one file would share its temporary.
+      if (names_a_file(outputs[j]) &&
+          (same_file(out.path, outputs[j].path) ||
+           same_file(target.file, resolve_output(outputs[j].path).file))) {
         throw InputError(out.option + ": " + out.path + " is also the " + outputs[j].option +
                          " file");
       }

@@ -1,6 +1,9 @@
 // kdop: batch collision queries on rigid triangle meshes with k-DOP BV-trees.
 // Thin: parse, call, print. Exit codes are in cli_common.hpp.
+#include <fcntl.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,9 +33,21 @@ int with_stdout_checked(int code) {
   return code;
 }
 
+// A closed standard descriptor would be taken by the next file opened, and output meant for it
+// would land in that file. Each closed one is held by /dev/null, read-only, so writes to a closed
+// standard output fail (EBADF) and say so.
+void hold_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = ::open("/dev/null", O_RDONLY);  // the lowest free descriptor: fd
+    if (held >= 0 && held != fd) ::close(held);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_standard_descriptors();
   using namespace kdop::cli;
   CLI::App app{
       "kdop: exact collision queries between rigid triangle meshes with k-DOP BV-trees.\n"

@@ -271,7 +271,10 @@ pid=$!
 # Read-write, so opening never blocks (Linux), even if kdop has already died.
 exec 3<>fifo_poses.csv
 printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\n1,0.5,0.5,0.5,1,0,0,0\n2,3,0,0,1,0,0,0\n' >&3
-sleep 0.3
+# The results' temporary exists once kdop is past its start (its signal handler is installed
+# first): on a loaded machine a fixed pause could send the signal before that.
+for _ in $(seq 1 200); do [[ -e interrupted.csv.tmp.$pid ]] && break; sleep 0.05; done
+sleep 0.1
 kill -INT $pid
 wait $pid
 code=$?
@@ -851,6 +854,22 @@ echo "first line" >outs/appended.txt
 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stdout >>outs/appended.txt 2>err.txt
 expect "out to /dev/stdout appends" test "$(head -1 outs/appended.txt)" = "first line"
 expect "out to /dev/stdout appends the report" grep -q '^collides: yes' outs/appended.txt
+echo "first line" >outs/errors.txt
+"$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stderr 2>>outs/errors.txt
+expect "out to /dev/stderr appends" test "$(head -1 outs/errors.txt)" = "first line"
+expect "out to /dev/stderr appends the report" grep -q '^collides: yes' outs/errors.txt
+# With standard output closed, a report to it is an error, and it lands in no other file.
+"$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/closed.csv >&- 2>err.txt
+code=$?
+expect "closed stdout: the results file is written" test "$(head -1 outs/closed.csv)" = "pose_id,collides,contacts,n_v,n_p,n_u,time_us,env_triangle,object_triangle"
+"$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 >&- 2>err.txt
+code=$?
+expect "closed stdout: the report is an error" test "$code" -eq 2
+expect "closed stdout: says so" grep -q "^kdop: <stdout>: cannot write" err.txt
+# Two outputs that end in one file through a link to a file not yet made are refused.
+ln -s fresh.csv outs/to_fresh.csv
+check "out and pairs in one file through a link" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --out outs/to_fresh.csv --pairs outs/fresh.csv
+expect "out and pairs in one file says so" grep -q -- "--pairs: outs/fresh.csv is also the --out file" err.txt
 # A link into a missing folder, or a link loop, is refused before the work.
 ln -s nodir/x.csv outs/into_nowhere.csv
 check "out through a link into a missing folder" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/into_nowhere.csv

@@ -15,7 +15,6 @@
 #include <string>
 
 #include "io/io_error.hpp"
-#include "tests/support/reader_checks.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace kdop {
@@ -103,38 +102,37 @@ TEST_F(WriteFileAtomic, KeepsTheReplacedFilesPermissionBits) {
   EXPECT_EQ(std::filesystem::status(path).permissions(), bits);
 }
 
-TEST_F(WriteFileAtomic, AFifoWithoutAReaderIsAnErrorNotAWait) {
-  const std::string fifo = (dir_ / "pipe").string();
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(test::io_error_of([&] { write_file_atomic(fifo, "nobody reads this"); }),
-            fifo + ": is a FIFO with no reader");
-}
-
-// /dev/stdout and /proc/self/fd/1 name the descriptor, not a file: with standard output appending
-// to a file, the bytes are appended there, not written over it by a rename.
-TEST_F(WriteFileAtomic, StandardOutputUnderAnotherNameIsWrittenThroughItsDescriptor) {
+// /dev/stdout, /dev/fd/1 and /proc/self/fd/1 name the descriptor, not a file: with standard
+// output appending to a file, the bytes are appended there, not written over it by a rename.
+TEST_F(WriteFileAtomic, AnOpenDescriptorByNameIsWrittenThroughIt) {
   const std::string log = (dir_ / "log.txt").string();
   write_file_atomic(log, "header\n");
-  std::fflush(stdout);
-  const int saved = ::dup(STDOUT_FILENO);
-  const int appending = ::open(log.c_str(), O_WRONLY | O_APPEND);
-  ASSERT_GE(saved, 0);
-  ASSERT_GE(appending, 0);
-  ::dup2(appending, STDOUT_FILENO);
-  ::close(appending);
-  std::string error;
-  try {
-    write_file_atomic("/proc/self/fd/1", "rows\n");
-  } catch (const IoError& e) {
-    error = e.what();
+  std::string expected = "header\n", errors;
+  for (const char* name : {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+    EXPECT_EQ(resolve_output(name).descriptor, 1) << name;
+    std::fflush(stdout);
+    const int saved = ::dup(STDOUT_FILENO);
+    const int appending = ::open(log.c_str(), O_WRONLY | O_APPEND);
+    ASSERT_GE(saved, 0);
+    ASSERT_GE(appending, 0);
+    ::dup2(appending, STDOUT_FILENO);
+    ::close(appending);
+    try {
+      write_file_atomic(name, std::string(name) + "\n");
+    } catch (const IoError& e) {
+      errors += e.what();
+    }
+    std::fflush(stdout);
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(saved);
+    expected += std::string(name) + "\n";
   }
-  std::fflush(stdout);
-  ::dup2(saved, STDOUT_FILENO);
-  ::close(saved);
-  EXPECT_EQ(error, "");
-  EXPECT_EQ(slurp(log), "header\nrows\n");
+  EXPECT_EQ(errors, "");
+  EXPECT_EQ(slurp(log), expected);
   EXPECT_TRUE(std::filesystem::is_regular_file(log));
   EXPECT_EQ(entries(), 1u);
+  EXPECT_EQ(resolve_output("/dev/stderr").descriptor, 2);
+  EXPECT_EQ(resolve_output((dir_ / "fd" / "1").string()).descriptor, -1);
 }
 
 TEST_F(WriteFileAtomic, AFolderIsRefusedBeforeAnythingIsWritten) {
