@@ -32,10 +32,6 @@ int open_descriptor(const std::string& path) {
   return -1;
 }
 
-std::string errno_text(int error) {
-  return error != 0 ? std::strerror(error) : "unknown error";
-}
-
 }  // namespace
 
 std::string OutputTarget::temporary() const {

@@ -4,6 +4,7 @@
 //   "<file>: byte <offset>: <what was expected>" for binary formats
 //   "<file>: <message>"                         when no position applies
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -23,5 +24,10 @@ class IoError : public std::runtime_error {
     return IoError(file + ": " + what);
   }
 };
+
+// The reason an errno names, for "(reason)" in messages; "unknown error" for 0.
+inline std::string errno_text(int error) {
+  return error != 0 ? std::strerror(error) : "unknown error";
+}
 
 }  // namespace kdop

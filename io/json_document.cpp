@@ -19,10 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string errno_text(int error) {
-  return error != 0 ? std::strerror(error) : "unknown error";
-}
-
 // Follows the parser's events to know the JSON path of the value being read, and rejects a
 // key that appears twice in one object.
 class PathTracker {

@@ -25,10 +25,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string errno_text(int error) {
-  return error != 0 ? std::strerror(error) : "unknown error";
-}
-
 }  // namespace
 
 MeshFormat mesh_format_from_path(const std::string& path) {

@@ -3,7 +3,6 @@
 // "1" instead of "1.0000000000000000".
 #include "io/mesh_writer.hpp"
 
-
 #include <bit>
 #include <cerrno>
 #include <charconv>

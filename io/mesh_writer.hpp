@@ -18,5 +18,4 @@ std::string format_obj(const Mesh& mesh);
 std::string format_off(const Mesh& mesh);
 std::string format_ply(const Mesh& mesh, PlyEncoding encoding);
 
-
 }  // namespace kdop

@@ -2,14 +2,13 @@
 // row per segment and waypoint, not per pose) and handed to an AtomicFileWriter in one piece.
 #include "io/path_report.hpp"
 
-#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "io/csv_text.hpp"
+#include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 #include "io/report_json.hpp"
 #include "io/result_file.hpp"
@@ -159,8 +158,7 @@ const char* to_string(SegmentStatus status) {
 }
 
 ReportFormat report_format_from_path(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string extension = lowercase_extension(path);
   if (extension == ".json") return ReportFormat::json;
   if (extension == ".csv") return ReportFormat::csv;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")

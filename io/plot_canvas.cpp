@@ -8,10 +8,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <numbers>
 
+#include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 #include "io/result_file.hpp"
 
@@ -400,8 +400,7 @@ std::string png_bytes(const std::function<void(cairo_t*)>& draw, const std::stri
 }  // namespace
 
 PlotFormat plot_format_from_path(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string extension = lowercase_extension(path);
   if (extension == ".svg") return PlotFormat::svg;
   if (extension == ".png") return PlotFormat::png;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")

@@ -3,6 +3,7 @@
 // before anything is read, so a corrupt shape fails at once instead of allocating or reading on.
 #include "io/pose_file.hpp"
 #include "geometry/coordinate_range.hpp"
+#include "io/file_extension.hpp"
 
 #include <algorithm>
 #include <array>
@@ -36,10 +37,6 @@ namespace {
 // of a few poses, stay cheap to open).
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 constexpr std::size_t kFirstLineBufferBytes = std::size_t{1} << 16;
-
-std::string errno_text(int error) {
-  return error != 0 ? std::strerror(error) : "unknown error";
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && text::is_blank(s.front())) s.remove_prefix(1);
@@ -678,8 +675,7 @@ struct PoseReader::Impl {
 
 PoseFormat pose_format_from_path(const std::string& path) {
   if (path == "-") return PoseFormat::csv;
-  std::string extension = std::filesystem::path(path).extension().string();
-  for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string extension = lowercase_extension(path);
   if (extension == ".csv") return PoseFormat::csv;
   if (extension == ".npy") return PoseFormat::npy;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")

@@ -2,30 +2,24 @@
 // iostream formatting state) and handed to the file or stream whenever it fills.
 #include "io/result_file.hpp"
 
-
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <utility>
 
 #include "io/csv_text.hpp"
+#include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 
 namespace kdop {
 namespace {
 
 constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
-std::string errno_text(int error) {
-  return error != 0 ? std::strerror(error) : "unknown error";
-}
 
 bool is_plain_json(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char ch) {
@@ -49,8 +43,7 @@ void put_json_string(std::string& out, std::string_view s) {
 }  // namespace
 
 ResultFormat result_format_from_path(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string extension = lowercase_extension(path);
   if (extension == ".csv") return ResultFormat::csv;
   if (extension == ".json") return ResultFormat::json;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")

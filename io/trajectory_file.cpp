@@ -4,14 +4,13 @@
 // keys, which nlohmann would otherwise drop silently.
 #include "io/trajectory_file.hpp"
 #include "geometry/coordinate_range.hpp"
+#include "io/file_extension.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <limits>
 #include <new>
@@ -28,7 +27,6 @@
 namespace kdop {
 namespace {
 
-namespace fs = std::filesystem;
 using Json = json::Json;
 using json::path_component;
 using json::path_index;
@@ -302,8 +300,7 @@ int Trajectory::find(const std::string& name) const {
 }
 
 TrajectoryFormat trajectory_format_from_path(const std::string& path) {
-  std::string extension = fs::path(path).extension().string();
-  for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string extension = lowercase_extension(path);
   if (extension == ".csv") return TrajectoryFormat::csv;
   if (extension == ".json") return TrajectoryFormat::json;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")

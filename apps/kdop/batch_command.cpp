@@ -1,7 +1,6 @@
 // kdop batch: one environment, one or more objects, many poses from a file or standard input;
 // results per pose to CSV or JSON, streamed in pose order.
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +17,7 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "io/atomic_file.hpp"
+#include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 #include "io/pose_file.hpp"
 #include "io/result_file.hpp"
@@ -154,8 +154,7 @@ int run_batch(const BatchArgs& args) {
   }
   // The pairs file is CSV only: a .json name would hold CSV.
   if (!args.pairs.empty()) {
-    std::string extension = std::filesystem::path(args.pairs).extension().string();
-    for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string extension = lowercase_extension(args.pairs);
     if (extension != ".csv") {
       throw InputError("--pairs: " + args.pairs + ": expected a .csv file (the pairs file is CSV)");
     }

@@ -1,10 +1,8 @@
 // kdop check: does the object, at one pose, touch the environment?
-#include <charconv>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <utility>
 
 #include "apps/kdop/cli_common.hpp"
@@ -13,6 +11,7 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "engine/collision_pair.hpp"
+#include "io/json_document.hpp"
 
 namespace kdop::cli {
 
@@ -102,13 +101,9 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     text << j.dump() << "\n";
   } else {
     // The shortest digits that read back to the same double: 0.3, not 0.29999999999999999.
-    auto shortest = [](double v) {
-      char digits[64];
-      const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
-      return std::string(digits, ec == std::errc() ? end : digits);
-    };
-    text << "min distance: " << shortest(r.min_distance) << "\n";
-    text << "within clearance " << shortest(args.clearance) << ": " << (r.collides ? "yes" : "no");
+    text << "min distance: " << json::format_number(r.min_distance) << "\n";
+    text << "within clearance " << json::format_number(args.clearance) << ": "
+         << (r.collides ? "yes" : "no");
     if (args.all_contacts) text << " (" << r.contacts << " pairs)";
     text << "\n";
     if (!pairs.empty()) {

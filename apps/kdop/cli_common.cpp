@@ -167,6 +167,7 @@ bool names_a_file(const NamedPath& p) {
 }  // namespace
 
 void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  std::vector<std::string> written(outputs.size());  // the files the outputs write
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const NamedPath& out = outputs[i];
     if (!names_a_file(out)) continue;
@@ -185,6 +186,7 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
     } catch (const IoError& e) {
       throw InputError(out.option + ": " + e.what());
     }
+    written[i] = target.file;
     const std::filesystem::path target_folder = std::filesystem::path(target.file).parent_path();
     if (!target.in_place && !target_folder.empty() &&
         !std::filesystem::is_directory(target_folder, ec)) {
@@ -205,8 +207,7 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
       // Also by the files written: a link to a file not yet made names the file another output
       // makes, and two writers of one file would share its temporary.
       if (names_a_file(outputs[j]) &&
-          (same_file(out.path, outputs[j].path) ||
-           same_file(target.file, resolve_output(outputs[j].path).file))) {
+          (same_file(out.path, outputs[j].path) || same_file(target.file, written[j]))) {
         throw InputError(out.option + ": " + out.path + " is also the " + outputs[j].option +
                          " file");
       }
@@ -222,16 +223,20 @@ void check_plot_option(const std::string& path) {
   }
 }
 
+void check_stdout() {
+  std::cout.flush();
+  const int error = errno;  // the failing flush's reason; 0 when an earlier write failed
+  if (std::cout && std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return;
+  throw IoError::in_file("<stdout>",
+                         error != 0 ? std::string("cannot write (") + std::strerror(error) + ")"
+                                    : std::string("cannot write"));
+}
+
 void emit(const std::string& text, const std::string& path) {
   if (path.empty()) {
     errno = 0;
-    std::cout << text << std::flush;
-    if (!std::cout) {
-      const int error = errno;
-      throw IoError::in_file("<stdout>",
-                             error != 0 ? std::string("cannot write (") + std::strerror(error) + ")"
-                                        : std::string("cannot write"));
-    }
+    std::cout << text;
+    check_stdout();
   } else {
     register_output_file(path);
     write_file_atomic(path, text);

@@ -56,6 +56,10 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
 // --plot's file name, checked before any work: .svg or .png (any case), else InputError.
 void check_plot_option(const std::string& path);
 
+// Flushes standard output; IoError "<stdout>: cannot write (reason)" if a write to it failed
+// (a full disk, /dev/full). Callers clear errno before their writes, so the reason is theirs.
+void check_stdout();
+
 // Writes `text` to stdout, or atomically to `path` when it is not empty.
 void emit(const std::string& text, const std::string& path);
 

@@ -5,8 +5,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -22,14 +20,7 @@ namespace {
 // did not arrive is an error (exit 2), as it is for kdop batch.
 int with_stdout_checked(int code) {
   errno = 0;
-  std::cout.flush();
-  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
-  const int error = errno;  // 0 when the error came at an earlier flush
-  if (failed) {
-    throw kdop::IoError::in_file(
-        "<stdout>", error != 0 ? std::string("cannot write (") + std::strerror(error) + ")"
-                               : std::string("cannot write"));
-  }
+  kdop::cli::check_stdout();
   return code;
 }
 
