@@ -83,14 +83,15 @@ inline void put_uint(std::string& out, std::uint64_t v) {
   out.append(buf, end);
 }
 
-// 17 significant digits (round-trip exact); `missing` for NaN and Inf.
+// The shortest digits that read back as the same double (0.1, not 0.10000000000000001);
+// `missing` for NaN and Inf.
 inline void put_double(std::string& out, double v, std::string_view missing = {}) {
   if (!std::isfinite(v)) {
     out += missing;
     return;
   }
   char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 17);
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, end);
 }
 

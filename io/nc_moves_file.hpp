@@ -4,7 +4,8 @@
 // kind: rapid, feed, arc, cycle_rapid, cycle_feed; points are the tool tip in machine
 // coordinates, mm (io/gcode_program.hpp); n, cx, cy, cz, dir and turns are empty where they do
 // not apply (no N word; straight moves); plane is the active plane (17, 18, 19); block is the
-// source line, quoted as RFC 4180 says when needed. Numbers are %.17g (round-trip exact). The
+// source line, quoted as RFC 4180 says when needed. Numbers are the shortest digits that read
+// back exactly. The
 // file is written to a temporary name beside the target and renamed at the end, so a failed run
 // leaves no partial file.
 #include <string>

@@ -23,8 +23,8 @@
 //   min_distance_t,min_distance_with
 //   (empty fields where JSON has null; fields holding ',', '"' or a line break quoted as
 //   RFC 4180 says).
-// Numbers round-trip exactly: %.17g in CSV (time_us: 3 decimals), the shortest exact form in
-// JSON. Files are written to a temporary name beside the target and renamed at the end, so a
+// Numbers round-trip exactly: the shortest digits that read back to the same double (time_us in
+// CSV: 3 decimals). Files are written to a temporary name beside the target and renamed at the end, so a
 // failed run leaves no partial file.
 #include <cstdint>
 #include <limits>

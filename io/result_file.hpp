@@ -4,7 +4,8 @@
 // order are a public contract that scripts rely on:
 //   pose_id,[object,]collides,contacts,n_v,n_p,n_u,time_us[,env_triangle,object_triangle]
 //   [,min_distance]
-// (min_distance with --clearance: the least triangle-pair distance at the pose, 17 digits)
+// (min_distance with --clearance: the least triangle-pair distance at the pose, in the
+// shortest digits that read back exactly)
 // CSV:  a header line, then one line per pose; collides is 0/1, time_us has 3 decimals, the
 //       witness columns are empty for a pose without a witness. A pose_id or object holding ',',
 //       '"' or a line break is quoted as RFC 4180 says.

@@ -160,12 +160,23 @@ class AsciiStlTokens {
   }
 
   double number(bool coordinate) {
+    const char* what = coordinate ? "a vertex coordinate" : "a normal component";
+    const std::uint64_t started = scanner_.line();
     const std::string_view tok = next();
-    if (tok.empty()) fail(tok, coordinate ? "a vertex coordinate" : "a normal component");
-    if (coordinate) return text::parse_coordinate(tok, name_, scanner_.line());
     double value = 0;
+    // A line one number short: name that line, not the next one where the scan found a word.
+    if (scanner_.line() != started && !text::parse_double(tok, value)) {
+      throw IoError::at_line(name_, started,
+                             std::string("expected ") + what + ", the line ends (" +
+                                 (tok.empty() ? "then the file ends"
+                                              : "next is " + text::quote(tok) + " on line " +
+                                                    std::to_string(scanner_.line())) +
+                                 ")");
+    }
+    if (tok.empty()) fail(tok, what);
+    if (coordinate) return text::parse_coordinate(tok, name_, scanner_.line());
     // Degenerate facets often carry NaN normals; the normal is ignored, so only its syntax counts.
-    if (!text::parse_double(tok, value)) fail(tok, "a normal component");
+    if (!text::parse_double(tok, value)) fail(tok, what);
     return value;
   }
 

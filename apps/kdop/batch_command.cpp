@@ -152,13 +152,6 @@ int run_batch(const BatchArgs& args) {
   if (!args.pairs.empty() && config.mode != QueryMode::all_contacts) {
     throw InputError("--pairs needs --mode all");
   }
-  // The pairs file is CSV only: a .json name would hold CSV.
-  if (!args.pairs.empty()) {
-    const std::string extension = lowercase_extension(args.pairs);
-    if (extension != ".csv") {
-      throw InputError("--pairs: " + args.pairs + ": expected a .csv file (the pairs file is CSV)");
-    }
-  }
 
   std::vector<NamedObject> named;
   for (const std::string& o : args.objects) named.push_back(parse_object(o));
@@ -171,7 +164,14 @@ int run_batch(const BatchArgs& args) {
   }
   std::vector<NamedPath> inputs{{"--env", args.env}, {"--poses", args.poses}};
   for (const NamedObject& o : named) inputs.push_back({"--object", o.file});
-  check_outputs(inputs, {{"--out", args.out}, {"--pairs", args.pairs}});
+  check_outputs(inputs, {{"--out", args.out}, {"--pairs", args.pairs}},
+                args.out.empty() ? "the results" : nullptr);
+  // The pairs file is CSV only: a .json name would hold CSV. A device or an open descriptor
+  // (/dev/stdout) has no name to mislead.
+  if (!args.pairs.empty() && lowercase_extension(args.pairs) != ".csv" &&
+      !resolve_output(args.pairs).in_place) {
+    throw InputError("--pairs: " + args.pairs + ": expected a .csv file (the pairs file is CSV)");
+  }
   // Open the inputs (and check the pose file's header) before any work.
   PoseReader reader(args.poses, names);
   const ResultFormat format =

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -164,12 +165,29 @@ bool names_a_file(const NamedPath& p) {
   return !p.path.empty() && p.path != "-";
 }
 
+// True when `target` is the file or device standard output writes to (/dev/null aside: two
+// outputs thrown away do not mix).
+bool is_standard_output(const OutputTarget& target) {
+  if (target.descriptor == STDOUT_FILENO) return true;
+  struct stat out {
+  }, file{}, null{};
+  if (::fstat(STDOUT_FILENO, &out) != 0 || ::stat(target.file.c_str(), &file) != 0) return false;
+  if (::stat("/dev/null", &null) == 0 && file.st_dev == null.st_dev && file.st_ino == null.st_ino)
+    return false;
+  return file.st_dev == out.st_dev && file.st_ino == out.st_ino;
+}
+
 }  // namespace
 
-void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
+                   const char* stdout_holds) {
   std::vector<std::string> written(outputs.size());  // the files the outputs write
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const NamedPath& out = outputs[i];
+    if (out.path == "-") {
+      throw InputError(out.option + ": '-' is not an output name here; /dev/stdout is standard " +
+                       "output");
+    }
     if (!names_a_file(out)) continue;
     const std::filesystem::path folder = std::filesystem::path(out.path).parent_path();
     std::error_code ec;
@@ -187,6 +205,10 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
       throw InputError(out.option + ": " + e.what());
     }
     written[i] = target.file;
+    if (stdout_holds != nullptr && is_standard_output(target)) {
+      throw InputError(out.option + ": " + out.path + " is standard output, which takes " +
+                       stdout_holds + "; name a file, or give --out one");
+    }
     const std::filesystem::path target_folder = std::filesystem::path(target.file).parent_path();
     if (!target.in_place && !target_folder.empty() &&
         !std::filesystem::is_directory(target_folder, ec)) {

@@ -51,7 +51,12 @@ CLI::Validator finite_positive();
 struct NamedPath {
   std::string option, path;
 };
-void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
+// `stdout_holds`, when given, names what the command prints on standard output ("the results"):
+// an output that is standard output too (/dev/stdout, or the file it is redirected to) is then
+// refused, as the two would interleave. "-" is refused as an output name (it would make a file
+// called "-"); /dev/stdout names standard output.
+void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
+                   const char* stdout_holds = nullptr);
 
 // --plot's file name, checked before any work: .svg or .png (any case), else InputError.
 void check_plot_option(const std::string& path);

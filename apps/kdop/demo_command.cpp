@@ -37,7 +37,7 @@ CLI::App* add_demo_command(CLI::App& app, DemoArgs& args) {
   cmd->add_option("--mode", args.mode,
                   "Query mode per step: first (first contact) or all (every pair)")
       ->capture_default_str();
-  add_build_options(*cmd, args.build);
+  add_build_options(*cmd, args.build, OptionSet::generated_pair);
   cmd->add_flag("--json", args.json, "Print the final table as one JSON object");
   cmd->add_option("--out,-o", args.out, "Write the final table to this file instead of stdout")
       ->check(non_empty());

@@ -178,8 +178,9 @@ int run_nc(const NcArgs& args) {
   if (!args.plot.empty()) check_plot_option(args.plot);
   const std::vector<NamedPath> outputs{
       {"--moves", args.moves}, {"--out", args.out}, {"--plot", args.plot}};
+  const char* stdout_holds = args.out.empty() && !args.setup.empty() ? "the summary" : nullptr;
   check_outputs({{"--program", args.program}, {"--setup", args.setup}, {"--tools", args.tools}},
-                outputs);
+                outputs, stdout_holds);
   if (args.setup.empty()) {
     if (!args.out.empty() || !args.plot.empty() || !args.tools.empty() || args.tolerance >= 0 ||
         args.stock_cell > 0 || args.tool >= 0) {
@@ -200,7 +201,7 @@ int run_nc(const NcArgs& args) {
     throw InputError(args.setup +
                      ": no \"tools\" given; name a tool library there or with --tools");
   }
-  check_outputs({{"--setup tool library", tools_path}}, outputs);
+  check_outputs({{"--setup tool library", tools_path}}, outputs, stdout_holds);
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
   NcSetup machine = machine_setup(setup, tools);

@@ -7,8 +7,9 @@
 namespace kdop::cli {
 
 // Which options a command takes: a hierarchy's (--bv, --k, --rule, --split, --bins,
-// --all-directions), or a pair's (also both leaf sizes, --tumble and --descent).
-enum class OptionSet { hierarchy, pair };
+// --all-directions), or a pair's (also both leaf sizes, --tumble and --descent); a pair's read
+// from mesh files (which may be hierarchy files, fixing the BV type) or generated (kdop demo).
+enum class OptionSet { hierarchy, pair, generated_pair };
 
 inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set = OptionSet::pair) {
   CLI::Option* bv =

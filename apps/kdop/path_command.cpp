@@ -54,9 +54,13 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
   cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
-  cmd->add_option("--bv", args.build.bv,
-                  "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18)")
-      ->check(non_empty());
+  CLI::Option* bv =
+      cmd->add_option("--bv", args.build.bv,
+                      "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18, or "
+                      "the scene's hierarchy files')")
+          ->check(non_empty());
+  cmd->add_option("--k", args.build.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)")
+      ->excludes(bv);
   cmd->add_option("--object-leaf", args.build.object_leaf,
                   "Object leaf size tau (default: 8; smaller leaves suit distance queries)")
       ->check(CLI::Range(1u, 1000000u));
@@ -157,7 +161,8 @@ int run_path(const PathArgs& args) {
   for (const SceneEnvironmentMesh& m : scene.environment)
     inputs.push_back({"--scene mesh", m.mesh});
   for (const SceneObject& o : scene.objects) inputs.push_back({"--scene mesh", o.mesh});
-  check_outputs(inputs, {{"--out", args.out}, {"--plot", args.plot}});
+  check_outputs(inputs, {{"--out", args.out}, {"--plot", args.plot}},
+                args.out.empty() ? "the summary" : nullptr);
   check_step_samples(trajectory, args.step);
   // Without --bv, hierarchy files in the scene fix the type (the first one found).
   if (!bv_given(args.build)) {

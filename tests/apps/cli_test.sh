@@ -410,6 +410,8 @@ t,object,tx,ty,tz,qw,qx,qy,qz
 CSV
 check "path discrete misses the thin plate" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv
 expect "path summary" grep -q "segments: 1 (1 free" out.txt
+check "path --k 26" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --k 26
+check "path --k with --bv" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --k 26 --bv kdop14
 check "path continuous finds it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out path/out.json --plot path/out.svg
 expect "path json segment collides" grep -q '"status":"collides"' path/out.json
 expect "path json t_hit" grep -q '"t_hit":0.39999' path/out.json
@@ -744,6 +746,9 @@ for flag in --env --object --pose --matrix --clearance --bv --k --all-contacts -
   expect "check help mentions $flag" grep -q -- "$flag" out.txt
 done
 check "demo help" 0 "$kdop" demo --help
+expect "demo help names no hierarchy files" bash -c "! grep -q 'hierarchy file' out.txt"
+check "path help" 0 "$kdop" path --help
+expect "path help mentions --k" grep -q -- "--k " out.txt
 # kdop-nc-bench (beside kdop in a build tree) answers --help and refuses an unknown option instead
 # of running the benchmark (the timeout keeps a regression from running it in full).
 nc_bench="$(dirname "$kdop")/../../bench/kdop-nc-bench"
@@ -854,6 +859,22 @@ echo "first line" >outs/appended.txt
 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stdout >>outs/appended.txt 2>err.txt
 expect "out to /dev/stdout appends" test "$(head -1 outs/appended.txt)" = "first line"
 expect "out to /dev/stdout appends the report" grep -q '^collides: yes' outs/appended.txt
+# A second output into standard output, which already takes the results or the summary, would
+# interleave with it: refused before the work. /dev/null takes both.
+check "pairs into standard output with the results" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs /dev/stdout
+expect "pairs into standard output says so" grep -q -- "^kdop: --pairs: /dev/stdout is standard output, which takes the results; name a file, or give --out one$" err.txt
+expect "pairs into standard output writes nothing" test ! -s out.txt
+check "pairs into the file standard output goes to" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs out.txt
+check "pairs to standard output with results in a file" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs /dev/stdout --out outs/with_pairs.csv -q
+expect "pairs to standard output with results in a file: the pairs" test "$(head -1 out.txt)" = "pose_id,env_triangle,object_triangle"
+expect "pairs and results to /dev/null" bash -c "'$kdop' batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs /dev/null -q >/dev/null; test \$? -eq 1"
+"$kdop" path --scene path/scene.json --trajectory path/traj.csv --plot outs/plot.svg >outs/plot.svg 2>err.txt
+expect "path plot into the file standard output goes to" test $? -eq 2
+expect "path plot into standard output says so" grep -q -- "--plot: outs/plot.svg is standard output, which takes the summary" err.txt
+# "-" is no output name (it made a file called "-").
+check "out named -" 2 "$kdop" check --env cube.obj --object cube.obj --out -
+expect "out named - says so" grep -q -- "^kdop: --out: '-' is not an output name here; /dev/stdout is standard output$" err.txt
+expect "out named - makes no file" test ! -e ./-
 echo "first line" >outs/errors.txt
 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stderr 2>>outs/errors.txt
 expect "out to /dev/stderr appends" test "$(head -1 outs/errors.txt)" = "first line"

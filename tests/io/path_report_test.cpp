@@ -28,7 +28,7 @@ using ::testing::StartsWith;
 using Json = nlohmann::ordered_json;
 
 // Two objects, one segment of each status, a colliding waypoint and a free step; doubles that
-// only survive a round trip with all 17 digits.
+// that need all 17 digits to read back, and 0.1, which needs one.
 SegmentReport segment(std::string object, double t0, double t1, SegmentStatus status) {
   SegmentReport s;
   s.object = std::move(object);
@@ -226,10 +226,10 @@ TEST_F(PathReportFiles, CsvExactText) {
   EXPECT_EQ(slurp(path),
             "object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,"
             "time_us,min_distance_t,min_distance_with\n"
-            "tool,0,0.30000000000000004,free,,,,,0.33333333333333331,4,12.346,"
-            "0.10000000000000001,\"vise, \"\"left\"\"\"\n"
+            "tool,0,0.30000000000000004,free,,,,,0.3333333333333333,4,12.346,"
+            "0.1,\"vise, \"\"left\"\"\"\n"
             "\"holder, \"\"HSK\"\"\",0.30000000000000004,1e-300,collides,"
-            "0.70000000000000007,\"fixture\nA\",7,4294967295,0,18446744073709551615,0.000,,\n"
+            "0.7000000000000001,\"fixture\nA\",7,4294967295,0,18446744073709551615,0.000,,\n"
             "tool,1,2,undecided,1.25,,,,,1000,5.000,,\n");
 }
 

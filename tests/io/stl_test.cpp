@@ -189,6 +189,26 @@ TEST(StlAscii, GarbageInANumberIsRejected) {
   EXPECT_THAT(stl_error(text), HasSubstr("part.stl: line 2: expected a normal component"));
 }
 
+TEST(StlAscii, AShortLineIsNamedNotTheNextOne) {
+  std::string text = kAsciiQuad;
+  text.replace(text.find("vertex 1 0 0"), 12, "vertex 1 0");
+  EXPECT_THAT(stl_error(text), HasSubstr("part.stl: line 5: expected a vertex coordinate, the line "
+                                         "ends (next is 'vertex' on line 6)"));
+  text = kAsciiQuad;
+  text.replace(text.find("normal 0 0 1"), 12, "normal 0 0");
+  EXPECT_THAT(stl_error(text), HasSubstr("part.stl: line 2: expected a normal component, the line "
+                                         "ends (next is 'outer' on line 3)"));
+  // A file cut inside a vertex line.
+  text = kAsciiQuad;
+  text.erase(text.find("vertex 1 0 0") + 10);
+  EXPECT_THAT(stl_error(text),
+              HasSubstr("line 5: expected a vertex coordinate, found end of file"));
+  // Numbers split over lines are still read.
+  text = kAsciiQuad;
+  text.replace(text.find("vertex 1 0 0"), 12, "vertex 1 0\n 0");
+  EXPECT_EQ(parse_stl(text, "part.stl").triangle_count(), 2u);
+}
+
 TEST(StlAscii, StructureIsValidated) {
   auto without = [](const std::string& what) {
     std::string text = kAsciiQuad;
