@@ -48,7 +48,8 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
       ->capture_default_str()
       ->check(finite_positive());
   cmd->add_option("--max-steps", args.max_steps,
-                  "Continuous: a segment needing more distance queries is undecided")
+                  "Continuous: a segment needing more distance queries is undecided (a contact a "
+                  "sweep proved is still timed to the tolerance)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")
@@ -92,11 +93,20 @@ std::string summary_text(const PathReport& report) {
       << "\n";
   out << "waypoints: " << s.waypoints << " checked, " << s.colliding_waypoints << " collide\n";
   if (s.first_collision_t) {
+    // The first proved one; an undecided segment that stopped before it may hold an earlier one.
+    std::uint64_t earlier = 0;
+    for (const SegmentReport& r : report.segments) {
+      earlier += r.status == SegmentStatus::undecided && r.t_hit < *s.first_collision_t;
+    }
     out << "first collision: t=" << format_number(*s.first_collision_t) << " "
-        << s.first_collision_object << " with " << s.first_collision_with << "\n";
+        << s.first_collision_object << " with " << s.first_collision_with;
+    if (earlier > 0) {
+      out << "; " << earlier << " undecided segment" << (earlier == 1 ? "" : "s")
+          << " may hold an earlier one";
+    }
+    out << "\n";
   } else if (s.undecided > 0) {
-    // Not "none": an undecided segment may hold one (a sweep may even have shown a contact
-    // whose first time --max-steps did not leave the queries to find).
+    // Not "none": an undecided segment may hold one.
     out << "first collision: none proved; " << s.undecided << " undecided segment"
         << (s.undecided == 1 ? "" : "s") << " may hold one\n";
   } else {

@@ -152,6 +152,33 @@ TEST_F(PathCheckTest, ThinPlateBetweenFreeWaypointsTranslation) {
   ASSERT_TRUE(continuous.summary.first_collision_t.has_value());
 }
 
+// A contact a sweep has proved is found to the time tolerance even with one step allowed: the
+// bisection is not cut short into "undecided" (the rotating case, with no proof, is).
+TEST_F(PathCheckTest, ProvedSweepContactOutlastsMaxSteps) {
+  Scene scene;
+  scene.file = "scene";
+  scene.environment.push_back(
+      {"plate", save("plate", make_triangle({5, -3, -3}, {5, 3, -3}, {5, 0, 4})), false, Pose{}});
+  scene.objects.push_back({"cube", save("cube", make_box({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5})), 0});
+  PathCheckOptions o = options(true);
+  o.time_tolerance = 1e-9;
+  o.max_steps = 1;
+  const PathReport translated =
+      *check_path(scene, one_path("cube", {at(0, 0, 0, 0), at(1, 10, 0, 0)}), o);
+  ASSERT_EQ(translated.segments.size(), 1u);
+  const SegmentReport& s = translated.segments[0];
+  ASSERT_EQ(s.status, SegmentStatus::collides);
+  EXPECT_NEAR(s.t_hit, 0.45, 1e-9);
+  EXPECT_LE(s.t_hit, 0.45 + 1e-15);
+  EXPECT_GT(s.steps, 20u);  // the bisection's sweeps, past max_steps
+  EXPECT_EQ(translated.summary.undecided, 0u);
+  // Translating and turning: conservative advancement, no proof within one step.
+  const PathReport turned =
+      *check_path(scene, one_path("cube", {at(0, 0, 0, 0), at(1, 10, 0, 0, 1.0, {0, 0, 1})}), o);
+  ASSERT_EQ(turned.segments.size(), 1u);
+  EXPECT_EQ(turned.segments[0].status, SegmentStatus::undecided);
+}
+
 // A bar spinning half a turn about its centre sweeps through a thin plate; both waypoints have
 // it along x, clear of the plate. t* from a dense-sampling oracle.
 TEST_F(PathCheckTest, ThinPlateBetweenFreeWaypointsRotation) {
