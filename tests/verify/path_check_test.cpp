@@ -96,6 +96,17 @@ class PathCheckTest : public ::testing::Test {
     return path;
   }
 
+  // A unit cube "cube" at the origin and a zero-thickness triangle "plate" in x = 5.
+  Scene cube_and_plate() {
+    Scene scene;
+    scene.file = "scene";
+    scene.environment.push_back(
+        {"plate", save("plate", make_triangle({5, -3, -3}, {5, 3, -3}, {5, 0, 4})), false, Pose{}});
+    scene.objects.push_back(
+        {"cube", save("cube", make_box({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5})), 0});
+    return scene;
+  }
+
   fs::path dir_;
 };
 
@@ -124,11 +135,7 @@ PathCheckOptions options(bool continuous) {
 
 // A cube of side 1 flies through a zero-thickness plate at x = 5 between two free waypoints.
 TEST_F(PathCheckTest, ThinPlateBetweenFreeWaypointsTranslation) {
-  Scene scene;
-  scene.file = "scene";
-  scene.environment.push_back(
-      {"plate", save("plate", make_triangle({5, -3, -3}, {5, 3, -3}, {5, 0, 4})), false, Pose{}});
-  scene.objects.push_back({"cube", save("cube", make_box({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5})), 0});
+  const Scene scene = cube_and_plate();
   const Trajectory path = one_path("cube", {at(0, 0, 0, 0), at(1, 10, 0, 0)});
 
   const PathReport discrete = *check_path(scene, path, options(false));
@@ -155,11 +162,7 @@ TEST_F(PathCheckTest, ThinPlateBetweenFreeWaypointsTranslation) {
 // A contact a sweep has proved is found to the time tolerance even with one step allowed: the
 // bisection is not cut short into "undecided" (the rotating case, with no proof, is).
 TEST_F(PathCheckTest, ProvedSweepContactOutlastsMaxSteps) {
-  Scene scene;
-  scene.file = "scene";
-  scene.environment.push_back(
-      {"plate", save("plate", make_triangle({5, -3, -3}, {5, 3, -3}, {5, 0, 4})), false, Pose{}});
-  scene.objects.push_back({"cube", save("cube", make_box({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5})), 0});
+  const Scene scene = cube_and_plate();
   PathCheckOptions o = options(true);
   o.time_tolerance = 1e-9;
   o.max_steps = 1;
