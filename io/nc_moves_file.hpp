@@ -5,9 +5,8 @@
 // coordinates, mm (io/gcode_program.hpp); n, cx, cy, cz, dir and turns are empty where they do
 // not apply (no N word; straight moves); plane is the active plane (17, 18, 19); block is the
 // source line, quoted as RFC 4180 says when needed. Numbers are the shortest digits that read
-// back exactly. The
-// file is written to a temporary name beside the target and renamed at the end, so a failed run
-// leaves no partial file.
+// back exactly. The file is written to a temporary name beside the target and renamed at the end,
+// so a failed run leaves no partial file.
 #include <string>
 
 #include "io/gcode_program.hpp"

@@ -24,8 +24,8 @@
 //   (empty fields where JSON has null; fields holding ',', '"' or a line break quoted as
 //   RFC 4180 says).
 // Numbers round-trip exactly: the shortest digits that read back to the same double (time_us in
-// CSV: 3 decimals). Files are written to a temporary name beside the target and renamed at the end, so a
-// failed run leaves no partial file.
+// CSV: 3 decimals). Files are written to a temporary name beside the target and renamed at the
+// end, so a failed run leaves no partial file.
 #include <cstdint>
 #include <limits>
 #include <optional>

@@ -169,8 +169,7 @@ bool names_a_file(const NamedPath& p) {
 // outputs thrown away do not mix).
 bool is_standard_output(const OutputTarget& target) {
   if (target.descriptor == STDOUT_FILENO) return true;
-  struct stat out {
-  }, file{}, null{};
+  struct stat out = {}, file = {}, null = {};
   if (::fstat(STDOUT_FILENO, &out) != 0 || ::stat(target.file.c_str(), &file) != 0) return false;
   if (::stat("/dev/null", &null) == 0 && file.st_dev == null.st_dev && file.st_ino == null.st_ino)
     return false;
