@@ -11,6 +11,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 
 namespace kdop {
@@ -74,6 +75,15 @@ OutputTarget resolve_output(const std::string& path) {
   target.existed = true;
   target.permissions = st.st_mode & 07777;
   return target;
+}
+
+bool is_stream_without_extension(const std::string& path) {
+  if (!lowercase_extension(path).empty()) return false;
+  try {
+    return resolve_output(path).in_place;
+  } catch (const IoError&) {
+    return false;  // a folder, a link loop: the writer reports it
+  }
 }
 
 AtomicFileWriter::AtomicFileWriter(std::string path)

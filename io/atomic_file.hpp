@@ -31,6 +31,11 @@ struct OutputTarget {
 // Where `path`'s bytes would go; throws IoError when it names a folder.
 OutputTarget resolve_output(const std::string& path);
 
+// True when `path` has no extension and names a device, a FIFO or an open descriptor
+// (/dev/stdout): written in place, with no name to pick a format by, so the writer's default
+// format applies (CSV results, JSON reports, SVG plots).
+bool is_stream_without_extension(const std::string& path);
+
 class AtomicFileWriter {
  public:
   explicit AtomicFileWriter(std::string path);

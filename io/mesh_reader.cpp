@@ -72,15 +72,16 @@ Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& na
 }
 
 Mesh read_mesh(const std::string& path) {
+  // Before the name's extension: a folder has none to complain about. (A directory also opens
+  // fine on Linux, and its "size" is meaningless.)
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw IoError::in_file(path, "is a folder, expected a mesh file");
+  }
   const MeshFormat format = mesh_format_from_path(path);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError::in_file(path, "cannot open (" + errno_text(errno) + ")");
-  // A directory opens fine on Linux, and its "size" is meaningless.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw IoError::in_file(path, "cannot read (" + errno_text(EISDIR) + ")");
-  }
   // Read in one go: the parsers work on the whole file and check counts against its size.
   std::string bytes;
   in.seekg(0, std::ios::end);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "io/atomic_file.hpp"
 #include "io/csv_text.hpp"
 #include "io/file_extension.hpp"
 #include "io/io_error.hpp"
@@ -161,6 +162,7 @@ ReportFormat report_format_from_path(const std::string& path) {
   const std::string extension = lowercase_extension(path);
   if (extension == ".json") return ReportFormat::json;
   if (extension == ".csv") return ReportFormat::csv;
+  if (is_stream_without_extension(path)) return ReportFormat::json;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
                                                   : "unknown extension '" + extension + "'") +
                                    " (expected .json or .csv)");

@@ -11,6 +11,7 @@
 #include <memory>
 #include <numbers>
 
+#include "io/atomic_file.hpp"
 #include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 #include "io/result_file.hpp"
@@ -403,6 +404,7 @@ PlotFormat plot_format_from_path(const std::string& path) {
   const std::string extension = lowercase_extension(path);
   if (extension == ".svg") return PlotFormat::svg;
   if (extension == ".png") return PlotFormat::png;
+  if (is_stream_without_extension(path)) return PlotFormat::svg;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
                                                   : "unknown extension '" + extension + "'") +
                                    " (expected .svg or .png)");

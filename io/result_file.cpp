@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "io/atomic_file.hpp"
 #include "io/csv_text.hpp"
 #include "io/file_extension.hpp"
 #include "io/io_error.hpp"
@@ -46,6 +47,7 @@ ResultFormat result_format_from_path(const std::string& path) {
   const std::string extension = lowercase_extension(path);
   if (extension == ".csv") return ResultFormat::csv;
   if (extension == ".json") return ResultFormat::json;
+  if (is_stream_without_extension(path)) return ResultFormat::csv;
   throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
                                                   : "unknown extension '" + extension + "'") +
                                    " (expected .csv or .json)");

@@ -17,6 +17,7 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "io/atomic_file.hpp"
+#include "io/csv_text.hpp"
 #include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 #include "io/pose_file.hpp"
@@ -252,8 +253,18 @@ int run_batch(const BatchArgs& args) {
       if (pairs_file) {
         for (std::uint64_t k = 0; k < r.pairs_count; ++k) {
           const ContactPair& p = out.pairs[r.pairs_begin + k];
-          line = records[i].pose_id + (several ? "," + names[records[i].object] : "") + "," +
-                 std::to_string(p.env_triangle) + "," + std::to_string(p.object_triangle) + "\n";
+          // Quoted as the results file quotes them (RFC 4180): ids and names may hold commas.
+          line.clear();
+          csv::put_field(line, records[i].pose_id);
+          if (several) {
+            line += ',';
+            csv::put_field(line, names[records[i].object]);
+          }
+          line += ',';
+          csv::put_uint(line, p.env_triangle);
+          line += ',';
+          csv::put_uint(line, p.object_triangle);
+          line += '\n';
           pairs_file->write(line);
         }
       }

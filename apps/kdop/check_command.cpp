@@ -11,6 +11,7 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "engine/collision_pair.hpp"
+#include "io/file_extension.hpp"
 #include "io/json_document.hpp"
 
 namespace kdop::cli {
@@ -43,7 +44,8 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
   cmd->add_flag("--all-contacts", args.all_contacts,
                 "Find every intersecting triangle pair (default: stop at the first)");
   cmd->add_flag("--json", args.json, "Print one JSON object instead of text");
-  cmd->add_option("--out,-o", args.out, "Write the result to this file instead of stdout")
+  cmd->add_option("--out,-o", args.out,
+                  "Write the result to this file instead of stdout (JSON for a .json name)")
       ->check(non_empty());
   cmd->add_option("--clearance", args.clearance,
                   "Distance query (k-DOP types): report the least distance and the pairs at most "
@@ -54,6 +56,11 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
 }
 
 namespace {
+
+// --json, or an --out name ending in .json (as the other commands pick formats by name).
+bool wants_json(const CheckArgs& args) {
+  return args.json || lowercase_extension(args.out) == ".json";
+}
 
 // kdop check --clearance: one pose through the batch engine's clearance query.
 int run_clearance_check(const CheckArgs& args, const PairConfig& config, const Pose& pose,
@@ -84,7 +91,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     pairs.push_back(r.witness);
   }
   std::ostringstream text;
-  if (args.json) {
+  if (wants_json(args)) {
     nlohmann::json j;
     j["clearance"] = args.clearance;
     j["within_clearance"] = r.collides;
@@ -147,7 +154,7 @@ int run_check(const CheckArgs& args) {
   const double query_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
 
   std::ostringstream text;
-  if (args.json) {
+  if (wants_json(args)) {
     nlohmann::json j;
     j["collides"] = r.collides;
     j["contacts"] = r.pairs.size();

@@ -178,15 +178,21 @@ bool is_standard_output(const OutputTarget& target) {
 
 }  // namespace
 
+void check_output_names(const std::vector<NamedPath>& outputs) {
+  for (const NamedPath& out : outputs) {
+    if (out.path == "-") {
+      throw InputError(out.option + ": '-' is not an output name here; /dev/stdout is standard " +
+                       "output");
+    }
+  }
+}
+
 void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                    const char* stdout_holds) {
   std::vector<std::string> written(outputs.size());  // the files the outputs write
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const NamedPath& out = outputs[i];
-    if (out.path == "-") {
-      throw InputError(out.option + ": '-' is not an output name here; /dev/stdout is standard " +
-                       "output");
-    }
+    check_output_names({out});
     if (!names_a_file(out)) continue;
     const std::filesystem::path folder = std::filesystem::path(out.path).parent_path();
     std::error_code ec;
@@ -285,6 +291,9 @@ void install_interrupt_handler() {
   // started later (oneTBB's workers), so only the watcher receives them.
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  // A reader that goes away (`kdop batch ... | head -1`) makes writes fail with EPIPE, an error
+  // like any other (exit 2, temporaries removed), instead of killing the process mid-output.
+  std::signal(SIGPIPE, SIG_IGN);
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);

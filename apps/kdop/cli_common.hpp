@@ -57,6 +57,9 @@ struct NamedPath {
 // called "-"); /dev/stdout names standard output.
 void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                    const char* stdout_holds = nullptr);
+// Only the names: "-" refused (check_outputs does this too; for commands that look at the
+// names' extensions first).
+void check_output_names(const std::vector<NamedPath>& outputs);
 
 // --plot's file name, checked before any work: .svg or .png (any case), else InputError.
 void check_plot_option(const std::string& path);

@@ -9,6 +9,8 @@
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
+#include "io/atomic_file.hpp"
+#include "io/file_extension.hpp"
 #include "io/gcode_program.hpp"
 #include "io/io_error.hpp"
 #include "io/nc_moves_file.hpp"
@@ -164,13 +166,13 @@ void require_a_tool(const NcProgram& program, const std::string& setup_file) {
 int run_nc(const NcArgs& args) {
   if (args.moves.empty() && args.setup.empty()) {
     throw InputError(
-        "kdop nc: give --setup SETUP.json to check the program, or --moves out.csv "
+        "give --setup SETUP.json to check the program, or --moves out.csv "
         "to expand it");
   }
+  check_output_names({{"--moves", args.moves}, {"--out", args.out}, {"--plot", args.plot}});
   if (!args.moves.empty()) {
     const std::string& out = args.moves;
-    if (out.size() < 4 || (out.compare(out.size() - 4, 4, ".csv") != 0 &&
-                           out.compare(out.size() - 4, 4, ".CSV") != 0)) {
+    if (lowercase_extension(out) != ".csv" && !is_stream_without_extension(out)) {
       throw InputError("--moves: expected a .csv file name, got '" + out + "'");
     }
   }
@@ -184,8 +186,7 @@ int run_nc(const NcArgs& args) {
   if (args.setup.empty()) {
     if (!args.out.empty() || !args.plot.empty() || !args.tools.empty() || args.tolerance >= 0 ||
         args.stock_cell > 0 || args.tool >= 0) {
-      throw InputError(
-          "kdop nc: --out, --plot, --tools, --tolerance, --stock-cell and --tool need --setup");
+      throw InputError("--out, --plot, --tools, --tolerance, --stock-cell and --tool need --setup");
     }
     const NcProgram program =
         read_gcode_program(args.program, {}, nc_limits(memory_budget(args.max_memory)));

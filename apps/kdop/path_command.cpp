@@ -163,6 +163,7 @@ int run_path(const PathArgs& args) {
   options.threads = args.threads;
   options.cancel = &interrupt_flag();
   // The output names are checked before the work.
+  check_output_names({{"--out", args.out}, {"--plot", args.plot}});
   if (!args.out.empty()) report_format_from_path(args.out);
   if (!args.plot.empty()) check_plot_option(args.plot);
   const Scene scene = read_scene(args.scene);

@@ -528,6 +528,8 @@ expect "nc moves header" grep -q "^line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,
 expect "nc moves arc row" grep -q "^6,40,arc,0,0,-1,10,0,-1,5,0,-1,17,cw,1,0,0,N40 G2 X10 Y0 I5 J0$" nc/moves.csv
 expect "nc moves rows" test "$(wc -l <nc/moves.csv)" -eq 8
 printf 'G21 F100\nG0 X0\nG2 X10 Y0 R4\n' >nc/bad.ngc
+check "nc without setup or moves" 2 "$kdop" nc --program nc/part.ngc
+expect "nc without setup or moves says so once" grep -q "^kdop: give --setup SETUP.json" err.txt
 check "nc bad program" 2 "$kdop" nc --program nc/bad.ngc --moves nc/bad.csv
 expect "nc error names the line" grep -q "nc/bad.ngc: line 3: arc radius" err.txt
 expect "nc no partial output" test ! -e nc/bad.csv
@@ -880,6 +882,37 @@ expect "path plot into standard output says so" grep -q -- "--plot: outs/plot.sv
 check "out named -" 2 "$kdop" check --env cube.obj --object cube.obj --out -
 expect "out named - says so" grep -q -- "^kdop: --out: '-' is not an output name here; /dev/stdout is standard output$" err.txt
 expect "out named - makes no file" test ! -e ./-
+# A device or descriptor without an extension gets the default format: CSV results, JSON reports,
+# CSV moves.
+expect "batch out to /dev/stdout is CSV" bash -c "'$kdop' batch --env cube.obj --object cube.obj --poses poses.csv --out /dev/stdout -q | head -1 | grep -q '^pose_id,collides,'"
+expect "path out to /dev/stdout is JSON" bash -c "'$kdop' path --scene path/scene.json --trajectory path/traj.csv --out /dev/stdout -q | head -c 1 | grep -q '{'"
+expect "nc moves to /dev/stdout" bash -c "'$kdop' nc --program nc/part.ngc --moves /dev/stdout | head -1 | grep -q '^line,n,kind,'"
+check "check out .json is JSON" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/check.json
+expect "check out .json is JSON: parses" python3 -c "import json; assert json.load(open('outs/check.json'))['collides'] is True"
+# Pose ids and object names holding commas are quoted in the pairs file, as in the results.
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\n"c,1",0.5,0.5,0.5,1,0,0,0\n"x""y",0.5,0,0,1,0,0,0\n' >quoted_ids.csv
+check "pairs with quoted ids" 1 "$kdop" batch --env cube.obj --object "a,b=cube.obj" --poses quoted_ids.csv --mode all --out outs/quoted.csv --pairs outs/quoted_pairs.csv -q
+expect "pairs with quoted ids: every row has 3 fields" python3 -c "
+import csv
+rows = list(csv.reader(open('outs/quoted_pairs.csv')))
+assert rows[0] == ['pose_id', 'env_triangle', 'object_triangle'], rows[0]
+assert len(rows) > 2 and all(len(r) == 3 for r in rows), rows
+assert {r[0] for r in rows[1:]} == {'c,1', 'x\"y'}, rows
+"
+# A reader that goes away: kdop stops with an error (exit 2), not killed by SIGPIPE, and leaves no
+# temporary of its other output. (Far more rows than a pipe's buffer holds.)
+python3 -c "
+print('pose_id,tx,ty,tz,qw,qx,qy,qz')
+for i in range(3000): print(f'{i},0.{i % 9 + 1},0.5,0.5,1,0,0,0')
+" >many_poses.csv
+code=$(bash -c "'$kdop' batch --env cube.obj --object cube.obj --poses many_poses.csv --mode all --pairs /dev/stdout --out outs/piped.csv -q 2>outs/piped_err.txt | head -1 >/dev/null; echo \${PIPESTATUS[0]}")
+expect "closed pipe: exit 2" test "$code" = 2
+expect "closed pipe: says so" grep -q "Broken pipe" outs/piped_err.txt
+expect "closed pipe: no temporary left" bash -c "! ls outs | grep -q 'piped.csv'"
+# A folder given as a mesh is named a folder.
+mkdir -p meshes_folder
+check "folder as mesh" 2 "$kdop" check --env meshes_folder --object cube.obj
+expect "folder as mesh says so" grep -q "^kdop: meshes_folder: is a folder, expected a mesh file$" err.txt
 echo "first line" >outs/errors.txt
 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out /dev/stderr 2>>outs/errors.txt
 expect "out to /dev/stderr appends" test "$(head -1 outs/errors.txt)" = "first line"

@@ -70,7 +70,11 @@ TEST_F(ReadMesh, FileErrors) {
   write_file_atomic(path("empty.obj"), "");
   EXPECT_EQ(read_error(path("empty.obj")), path("empty.obj") + ": empty file");
   std::filesystem::create_directories(path("folder.ply"));
-  EXPECT_THAT(read_error(path("folder.ply")), HasSubstr(path("folder.ply") + ": cannot"));
+  EXPECT_EQ(read_error(path("folder.ply")),
+            path("folder.ply") + ": is a folder, expected a mesh file");
+  // A folder without an extension is named a folder, not a name without an extension.
+  std::filesystem::create_directories(path("meshes"));
+  EXPECT_EQ(read_error(path("meshes")), path("meshes") + ": is a folder, expected a mesh file");
 }
 
 TEST_F(ReadMesh, ErrorsNameThePath) {
