@@ -5,7 +5,9 @@
 //   title line (segment counts, first collision) and a grey line (waypoints, least distance,
 //   check settings, run time);
 //   top panel: query time per sample in microseconds (log scale over more than 2 decades);
-//   bottom panel: least distance per sample, the clearance as a dashed line, t labels below;
+//   bottom panel: least distance per sample and each segment's least where it was found (a
+//   contact between samples reaches 0: least_distance_curve), the clearance as a dashed line,
+//   t labels below;
 //   right column: the legend (one colour per object, then the markings present).
 // Colliding segments are red bands over [t0, t1] with a red line at t_hit, undecided segments
 // orange bands, colliding samples red dots. Series with more samples than twice the panel width
@@ -55,21 +57,46 @@ std::vector<Series> series_of(const PathReport& report) {
     series.object = s.object;
     const double t = clamped(s.t);
     if (std::isfinite(s.time_us)) series.time.push_back({t, clamped(s.time_us), s.collides});
-    if (std::isfinite(s.distance)) {
-      series.distance.push_back({t, clamped(s.distance), s.collides});
-    } else if (s.collides) {
-      series.distance.push_back({t, 0.0, true});  // touching: distance 0
-    }
   }
   std::vector<Series> out;
   for (auto& [object, series] : by_object) {
     const auto by_t = [](const Point& a, const Point& b) { return a.t < b.t; };
     std::stable_sort(series.time.begin(), series.time.end(), by_t);
-    std::stable_sort(series.distance.begin(), series.distance.end(), by_t);
+    for (const PathSample& s : least_distance_curve(report, object)) {
+      series.distance.push_back({clamped(s.t), clamped(s.distance), s.collides});
+    }
     out.push_back(std::move(series));
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<PathSample> least_distance_curve(const PathReport& report, std::uint32_t object) {
+  std::vector<PathSample> curve;
+  for (const PathSample& s : report.samples) {
+    if (s.object != object || !std::isfinite(s.t)) continue;
+    if (std::isfinite(s.distance)) {
+      curve.push_back(s);
+    } else if (s.collides) {
+      curve.push_back({s.object, s.t, 0.0, s.time_us, true});  // touching: distance 0
+    }
+  }
+  const std::string& name = object < report.objects.size() ? report.objects[object] : "";
+  for (const SegmentReport& r : report.segments) {
+    if (r.object != name || !std::isfinite(r.min_distance)) continue;
+    // A contact's least distance is 0 at t_hit (min_distance_t may be unset then).
+    const bool hit = r.status == SegmentStatus::collides && r.min_distance == 0;
+    const double t = hit && std::isfinite(r.t_hit) ? r.t_hit : r.min_distance_t;
+    if (!std::isfinite(t)) continue;
+    curve.push_back({object, t, r.min_distance, kNotComputed, hit});
+  }
+  std::stable_sort(curve.begin(), curve.end(),
+                   [](const PathSample& a, const PathSample& b) { return a.t < b.t; });
+  return curve;
+}
+
+namespace {
 
 std::string object_name(const PathReport& report, std::uint32_t object) {
   if (object < report.objects.size()) return clean_text(report.objects[object]);

@@ -115,6 +115,13 @@ ReportFormat report_format_from_path(const std::string& path);
 // Writes the report; IoError naming the file if it cannot be written.
 void write_path_report(const PathReport& report, const std::string& path);
 
+// The least-distance curve the plot draws for objects[object], by time: every sample's distance
+// (0 for a touching sample without one), and every segment's least distance at the time it was
+// found (min_distance_t, or t_hit at a contact), which a sweep or an advancement finds between
+// samples: without those, a collision between two samples would not reach 0 on the curve.
+// time_us of the segments' points is NaN.
+std::vector<PathSample> least_distance_curve(const PathReport& report, std::uint32_t object);
+
 // The plot, 1200 x 700 px: query time and least distance along the path in two panels sharing the
 // time axis (Klosowski et al. 1998, Fig. 3 style), one line per object, collisions marked; .svg or
 // .png (cairo) by extension, IoError otherwise. Layout: io/path_plot.cpp.

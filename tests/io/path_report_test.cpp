@@ -290,6 +290,28 @@ class PathPlotFiles : public PathReportFiles {
   }
 };
 
+// The plot's distance curve: the samples', then each segment's least distance where it was found.
+TEST(LeastDistanceCurve, SamplesAndSegmentsByTime) {
+  const PathReport r = sample_report();
+  const std::vector<PathSample> tool = least_distance_curve(r, 0);
+  ASSERT_EQ(tool.size(), 3u);  // the sample without a distance is left out, the undecided too
+  EXPECT_EQ(tool[0].t, 0);
+  EXPECT_EQ(tool[0].distance, 2.5);
+  EXPECT_EQ(tool[1].t, 0.1);  // the free segment's least distance, between samples
+  EXPECT_EQ(tool[1].distance, 1.0 / 3.0);
+  EXPECT_FALSE(tool[1].collides);
+  EXPECT_TRUE(std::isnan(tool[1].time_us));
+  EXPECT_EQ(tool[2].t, 0.5);
+  EXPECT_EQ(tool[2].distance, 0);
+  const std::vector<PathSample> holder = least_distance_curve(r, 1);
+  ASSERT_EQ(holder.size(), 4u);
+  EXPECT_EQ(holder[1].t, 0.7);                 // the sample
+  EXPECT_EQ(holder[2].t, 0.7000000000000001);  // the contact, at t_hit
+  EXPECT_EQ(holder[2].distance, 0);
+  EXPECT_TRUE(holder[2].collides);
+  EXPECT_TRUE(least_distance_curve(r, 2).empty());
+}
+
 TEST_F(PathPlotFiles, SvgNamesTheObjects) {
   const auto path = dir_ / "plot.svg";
   write_path_plot(sample_report(), path.string());

@@ -157,6 +157,14 @@ TEST_F(PathCheckTest, ThinPlateBetweenFreeWaypointsTranslation) {
   EXPECT_EQ(s.pair->with_triangle, 0u);
   EXPECT_EQ(continuous.summary.first_collision_object, "cube");
   ASSERT_TRUE(continuous.summary.first_collision_t.has_value());
+  // The plot's distance curve reaches 0 at the contact: the sweep found it between the two
+  // waypoints, which are both clear.
+  const std::vector<PathSample> curve = least_distance_curve(continuous, 0);
+  const auto contact =
+      std::find_if(curve.begin(), curve.end(), [](const PathSample& p) { return p.distance == 0; });
+  ASSERT_NE(contact, curve.end());
+  EXPECT_EQ(contact->t, s.t_hit);
+  EXPECT_TRUE(contact->collides);
 }
 
 // A contact a sweep has proved is found to the time tolerance even with one step allowed: the
