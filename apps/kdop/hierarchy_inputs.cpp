@@ -114,7 +114,7 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
           load(objects[i], read_object_file, config.object, object_defaults, "--object-leaf");
     }
   }
-  check_tumble(config.tumble, agreement.bv());
+  check_dop_options(config, agreement.bv());
   // Meshes take the defaults of the BV type the files fixed, for what the options leave out.
   PairConfig built = config;
   apply_bv_defaults(options, agreement.bv(), built.environment, built.object);

@@ -39,7 +39,8 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
                    "Volume rules try planes along all k/2 DOP directions, not only x, y, z");
   command.add_option("--max-memory", o.max_memory,
                      "Refuse meshes whose hierarchies would need more memory than this (bytes, or "
-                     "with K, M or G; default: the memory available, MemAvailable)");
+                     "with K, M or G: 10^3, 10^6, 10^9; default: the memory available, "
+                     "MemAvailable)");
   if (set == OptionSet::hierarchy) return;
   command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
       ->capture_default_str()
@@ -79,12 +80,19 @@ inline void apply_bv_defaults(const BuildOptions& o, BvType bv, BuildConfig& env
   if (o.object_leaf == 0) object.leaf_size = default_object_leaf(bv);
 }
 
-// --tumble affine re-aligns k-DOPs; OBB and RSS trees have none to re-align. Checked again
-// once hierarchy files have fixed the BV type (load_inputs).
-inline void check_tumble(TumbleMethod tumble, BvType bv) {
-  if (tumble == TumbleMethod::affine && !is_dop(bv)) {
+// --tumble affine and --root exact|vertices choose how k-DOPs are re-aligned; OBB and RSS trees
+// rotate their boxes instead, so the options would change nothing there. Checked again once
+// hierarchy files have fixed the BV type (load_inputs).
+inline void check_dop_options(const PairConfig& c, BvType bv) {
+  if (is_dop(bv)) return;
+  if (c.tumble == TumbleMethod::affine) {
     throw InputError("--tumble affine: " + std::string(to_string(bv)) +
                      " trees rotate their boxes, they do not tumble k-DOPs");
+  }
+  if (c.root != RootMethod::automatic) {
+    throw InputError(std::string("--root ") + (c.root == RootMethod::exact ? "exact" : "vertices") +
+                     ": " + to_string(bv) +
+                     " trees rotate their boxes, they have no flying root DOP");
   }
 }
 
@@ -116,7 +124,6 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
   }
   c.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
-  check_tumble(c.tumble, c.bv);
   if (o.descent != "environment" && o.descent != "larger") {
     throw InputError("--descent: expected environment or larger, got '" + o.descent + "'");
   }
@@ -124,6 +131,7 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   const auto root = parse_root_method(o.root);
   if (!root) throw InputError("--root: expected exact, vertices or auto, got '" + o.root + "'");
   c.root = *root;
+  check_dop_options(c, c.bv);
   return c;
 }
 

@@ -820,6 +820,10 @@ expect "bins without binned splits says so" grep -q -- "^kdop: --bins needs --sp
 check "bins with binned splits" 1 "$kdop" check --env cube.obj --object cube.obj --bins 3 --split binned --rule min-sum
 check "affine tumbling of obb trees" 2 "$kdop" check --env cube.obj --object cube.obj --bv obb --tumble affine
 expect "affine tumbling of obb trees says so" grep -q -- "^kdop: --tumble affine: obb trees" err.txt
+check "exact root of obb trees" 2 "$kdop" check --env cube.obj --object cube.obj --bv obb --root exact
+expect "exact root of obb trees says so" grep -q -- "^kdop: --root exact: obb trees rotate their boxes, they have no flying root DOP$" err.txt
+check "vertices root of rss trees" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --bv rss --root vertices
+check "automatic root of obb trees" 1 "$kdop" check --env cube.obj --object cube.obj --bv obb --root auto
 
 # Out of distance queries: the turning arm's segments are undecided, and the summary says that the
 # one stopped before the part's proved contact (a sweep's: its bisection outlasts --max-steps) may
@@ -940,6 +944,8 @@ expect "out through a link loop says so" grep -q -- "--out: outs/loop_a.csv: can
 check "obb file for tumbling" 0 "$kdop" build --mesh cube.obj --out outs/cube_obb.kdop --bv obb
 check "affine tumbling of obb files" 2 "$kdop" check --env outs/cube_obb.kdop --object cube.obj --tumble affine
 expect "affine tumbling of obb files says so" grep -q -- "^kdop: --tumble affine: obb trees" err.txt
+check "exact root of obb files" 2 "$kdop" check --env outs/cube_obb.kdop --object cube.obj --root exact
+expect "exact root of obb files says so" grep -q -- "^kdop: --root exact: obb trees" err.txt
 if [[ -c /dev/full ]]; then
   "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 >/dev/full 2>err.txt
   code=$?
