@@ -152,7 +152,11 @@ void AtomicFileWriter::commit() {
 }
 
 void AtomicFileWriter::fail(const std::string& what, int error) const {
-  throw IoError::in_file(path_, error != 0 ? what + " (" + errno_text(error) + ")" : what);
+  // "<path>: cannot write <temporary>", but not "<path>: cannot write <path>" in place.
+  const std::string text = written_ == path_ && what.ends_with(" " + written_)
+                               ? what.substr(0, what.size() - written_.size() - 1)
+                               : what;
+  throw IoError::in_file(path_, error != 0 ? text + " (" + errno_text(error) + ")" : text);
 }
 
 void write_file_atomic(const std::string& path, std::string_view bytes) {

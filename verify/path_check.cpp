@@ -422,12 +422,14 @@ class PathChecker {
 
   // Pure translation against other k over [a, b]: exact sweeps (engine/proximity_query.hpp,
   // sweep_within), then bisection to the first contact: [a, lo) is proved free and [lo, hi]
-  // holds a contact, until hi - lo is within the time tolerance. Sweeps count as steps, but
-  // max_steps does not stop the bisection: the contact is proved, so the segment collides, and
-  // halving ends at the tolerance or at double's resolution (a few dozen sweeps; at most about
-  // 2,100 from 1 down to the smallest subnormal).
+  // holds a contact, until hi - lo is within the time tolerance. The first sweep counts in
+  // `steps`; the bisection's in `bisection_steps`, outside max_steps' budget (which advancement
+  // spends): the contact is proved, so the segment collides, and halving ends at the tolerance or
+  // at double's resolution (a few dozen sweeps; about 1,075 from a width of 1 down to the
+  // smallest subnormal, with an absurdly small tolerance).
   Outcome first_sweep_contact(std::uint32_t i, std::size_t k, double a, double b, double error,
-                              Worker<K>& worker, std::uint64_t& steps, Least& least) {
+                              Worker<K>& worker, std::uint64_t& steps,
+                              std::uint64_t& bisection_steps, Least& least) {
     const Other& x = others_[i][k];
     const DopTree<K>& tree =
         x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
@@ -436,7 +438,7 @@ class PathChecker {
     // decided by exact predicates.
     const double limit = x.clearance > 0 ? x.clearance + error : 0.0;
     auto contact = [&](double from, double to) {
-      ++steps;
+      ++bisection_steps;
       return sweep_within<K>(tree, fly, relative_at(i, x, from), relative_at(i, x, to), limit,
                              worker.scratch[i], worker.result);
     };
@@ -463,9 +465,9 @@ class PathChecker {
         lo = mid;
       }
     }
-    out.status = hi - lo <= options_.time_tolerance || !(lo + 0.5 * (hi - lo) < hi)
-                     ? SegmentStatus::collides
-                     : SegmentStatus::undecided;
+    // Only a cancelled check (whose report is dropped) stops short of the tolerance or of
+    // double's resolution.
+    out.status = cancelled() ? SegmentStatus::undecided : SegmentStatus::collides;
     out.t = lo;
     out.with = static_cast<int>(k);
     out.pair = pair;
@@ -604,6 +606,7 @@ class PathChecker {
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
     Least least;
+    std::uint64_t bisection_steps = 0;  // reported in r.steps, not spent from max_steps
     std::vector<double> speeds(others.size()), errors(others.size());
     std::vector<char> by_advancement(others.size());
     auto finish = [&](const Outcome& o) {
@@ -620,6 +623,7 @@ class PathChecker {
         r.min_distance_with = name_of(others[static_cast<std::size_t>(least.with)]);
       }
       r.time_us = micros_since(start);
+      r.steps += bisection_steps;
       return r;
     };
     for (std::size_t p = 0; p + 1 < cuts.size(); ++p) {
@@ -640,7 +644,8 @@ class PathChecker {
         if (!translation) continue;
         const double until = swept.status == SegmentStatus::free ? p1 : swept.t;
         if (!(until > p0) && swept.status != SegmentStatus::free) continue;
-        const Outcome o = first_sweep_contact(i, k, p0, until, errors[k], worker, r.steps, least);
+        const Outcome o = first_sweep_contact(i, k, p0, until, errors[k], worker, r.steps,
+                                              bisection_steps, least);
         if (o.status != SegmentStatus::free &&
             (swept.status == SegmentStatus::free || o.t < swept.t)) {
           swept = o;

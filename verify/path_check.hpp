@@ -15,8 +15,8 @@
 //   rotation over a piece of the segment): exact sweeps (engine/proximity_query.hpp): the least
 //   distance over the piece at once, and if something touches, bisection with sweeps over
 //   [lo, mid] to the first contact, so [t0, lo) is proved free and [lo, hi] holds a contact,
-//   hi - lo within the time tolerance; t_hit = lo. A proved contact is never undecided: the
-//   bisection runs to the tolerance past max_steps (it halves, so it ends).
+//   hi - lo within the time tolerance; t_hit = lo. The bisection runs to the tolerance (or
+//   double's resolution) outside max_steps' budget: it halves, so it ends.
 // - Continuous, with rotation: conservative advancement (Mirtich's, with the motion bound of
 //   verify/motion.hpp). At time s with distance d to an item X and clearance c, nothing can come
 //   within c before s + (d - c - e) / (v + v_X), v and v_X the two items' speed bounds and e the

@@ -168,9 +168,9 @@ int run_batch(const BatchArgs& args) {
   check_outputs(inputs, {{"--out", args.out}, {"--pairs", args.pairs}},
                 args.out.empty() ? "the results" : nullptr);
   // The pairs file is CSV only: a .json name would hold CSV. A device or an open descriptor
-  // (/dev/stdout) has no name to mislead.
+  // without an extension (/dev/stdout) has no name to mislead.
   if (!args.pairs.empty() && lowercase_extension(args.pairs) != ".csv" &&
-      !resolve_output(args.pairs).in_place) {
+      !is_stream_without_extension(args.pairs)) {
     throw InputError("--pairs: " + args.pairs + ": expected a .csv file (the pairs file is CSV)");
   }
   // Open the inputs (and check the pose file's header) before any work.

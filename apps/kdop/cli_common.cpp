@@ -165,14 +165,18 @@ bool names_a_file(const NamedPath& p) {
   return !p.path.empty() && p.path != "-";
 }
 
-// True when `target` is the file or device standard output writes to (/dev/null aside: two
-// outputs thrown away do not mix).
+// True when `target` writes where standard output goes: descriptor 1 by name (/dev/stdout), or
+// the file or pipe standard output is redirected to by its path. Not when standard output is
+// thrown away (/dev/null: two discarded outputs do not mix), and not for another descriptor by
+// name (/dev/stderr is a deliberate choice, though on a terminal it shows on the same screen).
 bool is_standard_output(const OutputTarget& target) {
-  if (target.descriptor == STDOUT_FILENO) return true;
   struct stat out = {}, file = {}, null = {};
-  if (::fstat(STDOUT_FILENO, &out) != 0 || ::stat(target.file.c_str(), &file) != 0) return false;
-  if (::stat("/dev/null", &null) == 0 && file.st_dev == null.st_dev && file.st_ino == null.st_ino)
+  if (::fstat(STDOUT_FILENO, &out) != 0) return false;
+  if (S_ISCHR(out.st_mode) && ::stat("/dev/null", &null) == 0 && out.st_rdev == null.st_rdev)
     return false;
+  if (target.descriptor >= 0) return target.descriptor == STDOUT_FILENO;
+  if (!S_ISREG(out.st_mode) && !S_ISFIFO(out.st_mode)) return false;
+  if (::stat(target.file.c_str(), &file) != 0) return false;
   return file.st_dev == out.st_dev && file.st_ino == out.st_ino;
 }
 
@@ -211,8 +215,10 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
     }
     written[i] = target.file;
     if (stdout_holds != nullptr && is_standard_output(target)) {
-      throw InputError(out.option + ": " + out.path + " is standard output, which takes " +
-                       stdout_holds + "; name a file, or give --out one");
+      throw InputError(out.option + ": " + out.path +
+                       (target.descriptor == STDOUT_FILENO ? " is standard output"
+                                                           : " is where standard output goes") +
+                       ", which takes " + stdout_holds + "; name a file, or give --out one");
     }
     const std::filesystem::path target_folder = std::filesystem::path(target.file).parent_path();
     if (!target.in_place && !target_folder.empty() &&

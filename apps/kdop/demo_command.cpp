@@ -20,6 +20,7 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/collision_pair.hpp"
 #include "geometry/shapes.hpp"
+#include "io/file_extension.hpp"
 #include "io/mesh_writer.hpp"
 
 namespace kdop::cli {
@@ -245,7 +246,7 @@ int run_demo(const DemoArgs& args) {
 
   const double steps = args.steps;
   std::ostringstream out;
-  if (args.json) {
+  if (args.json || lowercase_extension(args.out) == ".json") {
     nlohmann::json j = {
         {"steps", args.steps},
         {"colliding_steps", colliding},

@@ -881,7 +881,13 @@ expect "pairs to standard output with results in a file: the pairs" test "$(head
 expect "pairs and results to /dev/null" bash -c "'$kdop' batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs /dev/null -q >/dev/null; test \$? -eq 1"
 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --plot outs/plot.svg >outs/plot.svg 2>err.txt
 expect "path plot into the file standard output goes to" test $? -eq 2
-expect "path plot into standard output says so" grep -q -- "--plot: outs/plot.svg is standard output, which takes the summary" err.txt
+expect "path plot into standard output says so" grep -q -- "--plot: outs/plot.svg is where standard output goes, which takes the summary" err.txt
+# Another descriptor by name is a deliberate choice, even where it shows on the same screen.
+"$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs /dev/stderr >outs/stdout.txt 2>&1
+expect "pairs to stderr beside results on stdout" test $? -eq 1
+expect "pairs to stderr: both in the file" test "$(grep -c '^pose_id,' outs/stdout.txt)" -eq 2
+"$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --pairs /dev/stdout >/dev/null 2>err.txt
+expect "pairs and results into /dev/null by descriptor" test $? -eq 1
 # "-" is no output name (it made a file called "-").
 check "out named -" 2 "$kdop" check --env cube.obj --object cube.obj --out -
 expect "out named - says so" grep -q -- "^kdop: --out: '-' is not an output name here; /dev/stdout is standard output$" err.txt
@@ -896,6 +902,15 @@ expect "check out .json is JSON: parses" python3 -c "import json; assert json.lo
 # Pose ids and object names holding commas are quoted in the pairs file, as in the results.
 printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\n"c,1",0.5,0.5,0.5,1,0,0,0\n"x""y",0.5,0,0,1,0,0,0\n' >quoted_ids.csv
 check "pairs with quoted ids" 1 "$kdop" batch --env cube.obj --object "a,b=cube.obj" --poses quoted_ids.csv --mode all --out outs/quoted.csv --pairs outs/quoted_pairs.csv -q
+printf 'pose_id,object,tx,ty,tz,qw,qx,qy,qz\n1,"a,b",0.5,0.5,0.5,1,0,0,0\n2,"c""d",0.5,0,0,1,0,0,0\n' >quoted_objects.csv
+check "pairs with quoted object names" 1 "$kdop" batch --env cube.obj --object "a,b=cube.obj" --object 'c"d=cube.obj' --poses quoted_objects.csv --mode all --out outs/quoted2.csv --pairs outs/quoted_pairs2.csv -q
+expect "pairs with quoted object names: every row has 4 fields" python3 -c "
+import csv
+rows = list(csv.reader(open('outs/quoted_pairs2.csv')))
+assert rows[0] == ['pose_id', 'object', 'env_triangle', 'object_triangle'], rows[0]
+assert len(rows) > 2 and all(len(r) == 4 for r in rows), rows
+assert {r[1] for r in rows[1:]} == {'a,b', 'c\"d'}, rows
+"
 expect "pairs with quoted ids: every row has 3 fields" python3 -c "
 import csv
 rows = list(csv.reader(open('outs/quoted_pairs.csv')))

@@ -203,6 +203,9 @@ TEST(StlAscii, AShortLineIsNamedNotTheNextOne) {
   text.erase(text.find("vertex 1 0 0") + 10);
   EXPECT_THAT(stl_error(text),
               HasSubstr("line 5: expected a vertex coordinate, found end of file"));
+  EXPECT_THAT(
+      stl_error(text + "\n\n"),
+      HasSubstr("line 5: expected a vertex coordinate, the line ends (then the file ends)"));
   // Numbers split over lines are still read.
   text = kAsciiQuad;
   text.replace(text.find("vertex 1 0 0"), 12, "vertex 1 0\n 0");

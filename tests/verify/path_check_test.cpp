@@ -183,6 +183,22 @@ TEST_F(PathCheckTest, ProvedSweepContactOutlastsMaxSteps) {
   EXPECT_LE(s.t_hit, 0.45 + 1e-15);
   EXPECT_GT(s.steps, 20u);  // the bisection's sweeps, past max_steps
   EXPECT_EQ(translated.summary.undecided, 0u);
+  // Times where double's resolution (1.5e-8 at 1e8) is coarser than the tolerance: the bisection
+  // ends there, and the proved contact still collides.
+  o.max_steps = 100000;
+  const PathReport late =
+      *check_path(scene, one_path("cube", {at(1e8, 0, 0, 0), at(1e8 + 1, 10, 0, 0)}), o);
+  ASSERT_EQ(late.segments.size(), 1u);
+  EXPECT_EQ(late.segments[0].status, SegmentStatus::collides);
+  EXPECT_NEAR(late.segments[0].t_hit, 1e8 + 0.45, 1e-7);
+  EXPECT_LE(late.segments[0].t_hit, 1e8 + 0.45);
+  o.time_tolerance = 1e-300;  // far below the resolution near t = 0.45 too
+  const PathReport fine =
+      *check_path(scene, one_path("cube", {at(0, 0, 0, 0), at(1, 10, 0, 0)}), o);
+  EXPECT_EQ(fine.segments[0].status, SegmentStatus::collides);
+  EXPECT_NEAR(fine.segments[0].t_hit, 0.45, 1e-15);
+  o.time_tolerance = 1e-9;
+  o.max_steps = 1;
   // Translating and turning: conservative advancement, no proof within one step.
   const PathReport turned =
       *check_path(scene, one_path("cube", {at(0, 0, 0, 0), at(1, 10, 0, 0, 1.0, {0, 0, 1})}), o);
