@@ -136,6 +136,21 @@ std::string path_index(const std::string& parent, std::size_t index) {
 }
 
 Json parse(std::string_view text, const std::string& file) {
+  // Not JSON at all (a CSV given where JSON belongs, say): said plainly, not as a parse error.
+  std::size_t first = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  while (first < text.size() && std::string_view(" \t\r\n").find(text[first]) != text.npos) {
+    ++first;
+  }
+  const std::string_view start = text.substr(first);
+  const bool json_start =
+      start.empty() || std::string_view("{[\"-0123456789").find(start[0]) != text.npos ||
+      start.starts_with("true") || start.starts_with("false") || start.starts_with("null");
+  if (!json_start) {
+    const std::string_view rest = start.substr(0, start.find('\n'));
+    throw IoError::at_byte(
+        file, first,
+        "expected JSON (an object starting with '{'), got " + text::quote(rest.substr(0, 40)));
+  }
   PathTracker tracker(file);
   try {
     return Json::parse(text, [&tracker](int, Json::parse_event_t event, Json& parsed) {

@@ -53,6 +53,21 @@ void watch_interrupts(sigset_t signals) {
   ::_exit(kExitInterrupted);
 }
 
+// "number 1 (tx)": the number's place, and its name when `layout` lists one name per number.
+std::string number_name(std::size_t index, std::size_t expected, const std::string& layout) {
+  std::vector<std::string> names{""};
+  for (const char c : layout) {
+    if (c == ',') {
+      names.emplace_back();
+    } else {
+      names.back() += c;
+    }
+  }
+  std::string text = "number " + std::to_string(index + 1);
+  if (names.size() == expected && index < names.size()) text += " (" + names[index] + ")";
+  return text;
+}
+
 std::vector<double> parse_numbers(const std::string& option, const std::string& text,
                                   std::size_t expected, const char* layout) {
   std::vector<double> out;
@@ -66,7 +81,7 @@ std::vector<double> parse_numbers(const std::string& option, const std::string& 
     double v = 0;
     const auto [ptr, ec] = std::from_chars(first, last, v);
     if (ec == std::errc::result_out_of_range && ptr == last) {
-      throw InputError(option + ": number " + std::to_string(out.size() + 1) + ", '" +
+      throw InputError(option + ": " + number_name(out.size(), expected, layout) + ", '" +
                        std::string(first, last) + "', is outside double's range");
     }
     if (ec != std::errc() || ptr != last || first == last) {
@@ -74,7 +89,8 @@ std::vector<double> parse_numbers(const std::string& option, const std::string& 
                        " comma-separated numbers " + layout + ", got '" + text + "'");
     }
     if (!std::isfinite(v))
-      throw InputError(option + ": number " + std::to_string(out.size() + 1) + " is not finite");
+      throw InputError(option + ": " + number_name(out.size(), expected, layout) +
+                       " is not finite");
     out.push_back(v);
     if (comma == std::string::npos) break;
     pos = comma + 1;

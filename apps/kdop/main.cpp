@@ -96,7 +96,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "kdop: " << e.what() << " (see kdop --help)\n";
+    // The command's own help; and a hint for numbers given apart (--pose 1 0 0 1 0 0 0).
+    const bool command = argc > 1 && argv[1][0] != '-';
+    bool numbers_option = false;
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view a = argv[i];
+      numbers_option = numbers_option || a == "--pose" || a == "--matrix";
+    }
+    std::cerr << "kdop: " << e.what()
+              << (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && numbers_option
+                      ? "; --pose and --matrix take their numbers as one comma-separated argument"
+                      : "")
+              << " (see kdop " << (command ? std::string(argv[1]) + " " : std::string())
+              << "--help)\n";
     return kExitInputError;
   }
   install_interrupt_handler();

@@ -810,7 +810,7 @@ expect "demo json" grep -q '"steps":20' out.txt
 check "k out of the list" 2 "$kdop" check --env cube.obj --object cube.obj --k 7
 expect "k out of the list names --k" grep -q "^kdop: --k: expected 6, 14, 18, 26 or 8, got 7$" err.txt
 check "pose number underflows" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1e-400,0,0,1,0,0,0
-expect "pose number underflows says which" grep -q "^kdop: --pose: number 1, '1e-400', is outside double's range$" err.txt
+expect "pose number underflows says which" grep -q "^kdop: --pose: number 1 (tx), '1e-400', is outside double's range$" err.txt
 check "clearance echoes its value" 0 "$kdop" check --env cube.obj --object cube.obj --clearance 0.3 --pose 5,0,0,1,0,0,0
 expect "clearance echoes the shortest digits" grep -q "^within clearance 0.3: no$" out.txt
 expect "clearance text has its times" grep -q "^time_ms: build=[0-9.e-]\+ query=[0-9.e-]\+$" out.txt
@@ -834,6 +834,15 @@ sed 's/^1,part,40,0,40,1,0,0,0$/1,part,40,0,40,0.995,0.0998,0,0/' "$repo/example
 check "path out of steps, turning" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory turning.csv --continuous --max-steps 1
 expect "path out of steps, turning summary" grep -q "^first collision: none proved; 4 undecided segments may hold one$" out.txt
 expect "path discrete summary says samples" bash -c "'$kdop' path --scene '$repo/examples/path/scene.json' --trajectory '$repo/examples/path/trajectory.csv' | grep -q 'discrete: free means clear at the samples only'"
+
+# Usage errors point at the command's own help; numbers given apart get a hint; a non-finite pose
+# number is named; a CSV given where JSON belongs is said to be no JSON.
+check "pose numbers apart" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1 0 0 1 0 0 0
+expect "pose numbers apart: hint" grep -q -- "--pose and --matrix take their numbers as one comma-separated argument (see kdop check --help)$" err.txt
+check "pose with nan" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,nan,0,1,0,0,0
+expect "pose with nan names ty" grep -q -- "^kdop: --pose: number 2 (ty) is not finite$" err.txt
+check "scene and trajectory swapped" 2 "$kdop" path --scene path/traj.csv --trajectory path/scene.json
+expect "scene and trajectory swapped says no JSON" grep -q -- "^kdop: path/traj.csv: byte 0: expected JSON (an object starting with '{'), got 't,object," err.txt
 
 # Where an output goes: through a symbolic link (the link stays), into a FIFO in place (never
 # replaced by a regular file), over a file keeping its permission bits; a folder or a read-only

@@ -125,6 +125,10 @@ TEST_F(NcSetup, MalformedJson) {
                                            ": JSON parse error"));
   EXPECT_THAT(error(R"({"stock": {}, "stock": {}})"),
               StartsWith("setup.json: stock: duplicate key 'stock'"));
+  // Not JSON at all (a CSV file given as the setup): said plainly, at its first byte.
+  EXPECT_EQ(error("t,object,tx\n0,part,1\n"),
+            "setup.json: byte 0: expected JSON (an object starting with '{'), got 't,object,tx'");
+  EXPECT_THAT(error(" \n  solid part\n"), StartsWith("setup.json: byte 4: expected JSON"));
   EXPECT_THAT(error_with(R"(, "tolerance": 1e999)"),
               StartsWith("setup.json: tolerance: number out of range"));
   EXPECT_EQ(error("42"), "setup.json: expected a JSON object at the top level, got number");
