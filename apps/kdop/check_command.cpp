@@ -57,11 +57,6 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
 
 namespace {
 
-// --json, or an --out name ending in .json (as the other commands pick formats by name).
-bool wants_json(const CheckArgs& args) {
-  return args.json || lowercase_extension(args.out) == ".json";
-}
-
 // kdop check --clearance: one pose through the batch engine's clearance query.
 int run_clearance_check(const CheckArgs& args, const PairConfig& config, const Pose& pose,
                         Inputs& in) {
@@ -91,7 +86,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     pairs.push_back(r.witness);
   }
   std::ostringstream text;
-  if (wants_json(args)) {
+  if (wants_json(args.json, args.out)) {
     nlohmann::json j;
     j["clearance"] = args.clearance;
     j["within_clearance"] = r.collides;
@@ -154,7 +149,7 @@ int run_check(const CheckArgs& args) {
   const double query_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
 
   std::ostringstream text;
-  if (wants_json(args)) {
+  if (wants_json(args.json, args.out)) {
     nlohmann::json j;
     j["collides"] = r.collides;
     j["contacts"] = r.pairs.size();

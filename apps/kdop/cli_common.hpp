@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/file_extension.hpp"
 #include "io/gcode_program.hpp"
 
 #include <algorithm>
@@ -60,6 +61,11 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
 // Only the names: "-" refused (check_outputs does this too; for commands that look at the
 // names' extensions first).
 void check_output_names(const std::vector<NamedPath>& outputs);
+
+// --json given, or an --out name ending in .json (formats follow the name, as in every command).
+inline bool wants_json(bool json_flag, const std::string& out) {
+  return json_flag || lowercase_extension(out) == ".json";
+}
 
 // --plot's file name, checked before any work: .svg or .png (any case), else InputError.
 void check_plot_option(const std::string& path);

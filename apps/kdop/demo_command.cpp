@@ -246,7 +246,7 @@ int run_demo(const DemoArgs& args) {
 
   const double steps = args.steps;
   std::ostringstream out;
-  if (args.json || lowercase_extension(args.out) == ".json") {
+  if (wants_json(args.json, args.out)) {
     nlohmann::json j = {
         {"steps", args.steps},
         {"colliding_steps", colliding},
