@@ -105,6 +105,9 @@ ObjectFile parse_object_file(std::string_view bytes, const std::string& name);
 EnvironmentFile read_environment_file(const std::string& path);
 ObjectFile read_object_file(const std::string& path);
 
+// What a mesh-file error adds where a hierarchy file is also taken (read_mesh's also_expected).
+inline constexpr const char* kOrHierarchyFile = "a .kdop hierarchy file (kdop build)";
+
 // True if `path` starts with the magic, or ends in ".kdop" (then loading says what is wrong);
 // false if it cannot be read (the mesh reader then says why).
 bool is_hierarchy_file(const std::string& path);

@@ -27,7 +27,7 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-MeshFormat mesh_format_from_path(const std::string& path) {
+MeshFormat mesh_format_from_path(const std::string& path, std::string_view also_expected) {
   const std::size_t slash = path.find_last_of('/');
   const std::size_t dot = path.find_last_of('.');
   const bool has_extension =
@@ -37,9 +37,12 @@ MeshFormat mesh_format_from_path(const std::string& path) {
   if (extension == ".obj") return MeshFormat::obj;
   if (extension == ".ply") return MeshFormat::ply;
   if (extension == ".off") return MeshFormat::off;
-  throw IoError::in_file(path, (extension.empty() ? std::string("no file extension")
-                                                  : "unknown extension '" + extension + "'") +
-                                   " (expected .stl, .obj, .ply or .off)");
+  throw IoError::in_file(
+      path, (extension.empty() ? std::string("no file extension")
+                               : "unknown extension '" + extension + "'") +
+                " (expected .stl, .obj, .ply or .off" +
+                (also_expected.empty() ? std::string() : ", or " + std::string(also_expected)) +
+                ")");
 }
 
 namespace {
@@ -71,14 +74,14 @@ Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& na
   return mesh;
 }
 
-Mesh read_mesh(const std::string& path) {
+Mesh read_mesh(const std::string& path, std::string_view also_expected) {
   // Before the name's extension: a folder has none to complain about. (A directory also opens
   // fine on Linux, and its "size" is meaningless.)
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw IoError::in_file(path, "is a folder, expected a mesh file");
   }
-  const MeshFormat format = mesh_format_from_path(path);
+  const MeshFormat format = mesh_format_from_path(path, also_expected);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError::in_file(path, "cannot open (" + errno_text(errno) + ")");

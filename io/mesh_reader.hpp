@@ -14,11 +14,12 @@ namespace kdop {
 
 enum class MeshFormat { stl, obj, ply, off };
 
-// Format from the file extension (case-insensitive); throws IoError if unknown.
-MeshFormat mesh_format_from_path(const std::string& path);
+// Format from the file extension (case-insensitive); throws IoError if unknown. `also_expected`
+// names what else the caller takes there ("a .kdop hierarchy file"), for the message.
+MeshFormat mesh_format_from_path(const std::string& path, std::string_view also_expected = {});
 
 // Reads a mesh file, format chosen by extension.
-Mesh read_mesh(const std::string& path);
+Mesh read_mesh(const std::string& path, std::string_view also_expected = {});
 
 // Parses a mesh held in memory; `name` is used in error messages.
 Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name);

@@ -138,11 +138,10 @@ class CsvTrajectory {
       }
       // `line` is trimmed, so a carriage return left in it has text after it.
       if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
-      field_count_ = 0;
+      fields_.clear();
       for (std::string_view rest = line;;) {
         const std::size_t comma = rest.find(',');
-        if (field_count_ < kColumnCount) fields_[field_count_] = trim(rest.substr(0, comma));
-        ++field_count_;
+        fields_.push_back(trim(rest.substr(0, comma)));
         if (comma == std::string_view::npos) break;
         rest.remove_prefix(comma + 1);
       }
@@ -153,16 +152,11 @@ class CsvTrajectory {
 
   void read_header() {
     column_.fill(kAbsent);
-    for (std::size_t i = 0; i < field_count_; ++i) {
-      const std::string_view name = i < kColumnCount ? fields_[i] : std::string_view();
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      const std::string_view name = fields_[i];
       const auto* known = std::find(kColumnNames.begin(), kColumnNames.end(), name);
-      if (i >= kColumnCount || known == kColumnNames.end()) {
-        fail("header: column " + std::to_string(i + 1) + ": " +
-             (i >= kColumnCount
-                  ? std::string("more than ") + std::to_string(kColumnCount) + " columns"
-                  : "unknown column " + text::quote(name)) +
-             " (expected exactly " + kColumnList + ", in any order)");
-      }
+      // Other columns are the user's business, as in pose files (io/pose_file.hpp).
+      if (known == kColumnNames.end()) continue;
       std::size_t& at = column_[static_cast<std::size_t>(known - kColumnNames.begin())];
       if (at != kAbsent) {
         fail("header: column " + std::to_string(i + 1) + ": duplicate column " + text::quote(name));
@@ -171,16 +165,17 @@ class CsvTrajectory {
     }
     for (std::size_t c = 0; c < kColumnCount; ++c) {
       if (column_[c] == kAbsent) {
-        fail("header: missing column " + text::quote(kColumnNames[c]) + " (expected exactly " +
+        fail("header: missing column " + text::quote(kColumnNames[c]) + " (expected " +
              kColumnList + ", in any order)");
       }
     }
+    header_size_ = fields_.size();
   }
 
   void read_row() {
-    if (field_count_ != kColumnCount) {
-      fail("expected " + std::to_string(kColumnCount) + " fields as in the header, found " +
-           std::to_string(field_count_));
+    if (fields_.size() != header_size_) {
+      fail("expected " + std::to_string(header_size_) + " fields as in the header, found " +
+           std::to_string(fields_.size()));
     }
     const std::string_view object = fields_[column_[kObject]];
     if (object.empty()) fail("column object: empty object name");
@@ -224,8 +219,8 @@ class CsvTrajectory {
   const std::string& name_;
   TrajectoryBuilder builder_;
   std::array<std::size_t, kColumnCount> column_{};  // field index of each column
-  std::array<std::string_view, kColumnCount> fields_{};
-  std::size_t field_count_ = 0;  // of the current line (may exceed the fields kept)
+  std::size_t header_size_ = 0;                     // fields in the header, other columns too
+  std::vector<std::string_view> fields_;            // of the current line
 };
 
 // ---- JSON -----------------------------------------------------------------------------------

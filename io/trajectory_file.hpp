@@ -1,7 +1,8 @@
 #pragma once
 // Trajectory files for `kdop path`: timed waypoints per object.
-// - CSV (.csv): a header naming exactly the columns t,object,tx,ty,tz,qw,qx,qy,qz (any order,
-//   names without surrounding blanks), then one waypoint per row of exactly 9 fields; blanks
+// - CSV (.csv): a header naming the columns t,object,tx,ty,tz,qw,qx,qy,qz (any order, names
+//   without surrounding blanks; other columns are ignored, as in pose files), then one waypoint
+//   per row of as many fields as the header; blanks
 //   around fields (names and numbers alike) are dropped, blank lines skipped, CRLF and a UTF-8
 //   byte order mark accepted, the last line may lack its line end; rows of several objects may
 //   interleave. Quoted fields are not supported: a '"' anywhere is an error. Numbers are read
@@ -11,7 +12,7 @@
 // Per object, t is strictly increasing (in file order) and finite; the quaternion (Hamilton,
 // scalar first) is any finite non-zero one, normalized on reading. Every object has at least one
 // waypoint, and a file without any is an error ("no waypoints"). Unknown or duplicate keys (JSON)
-// and unknown, duplicate or missing columns (CSV) are errors. Files are read whole: CSV up to
+// and duplicate or missing columns (CSV) are errors. Files are read whole: CSV up to
 // 4 GiB, JSON (whose parsed form takes several times the text) up to 256 MiB.
 //
 // Every problem is one IoError line: "<file>: line N: ..." (CSV), "<file>: byte N: ..." (JSON

@@ -54,7 +54,7 @@ double dop_extent(const float* bounds) {
 // A mesh's hierarchy built by `build`, or a hierarchy file's (of the BV type asked for).
 template <class Tree, class ReadFile, class Build>
 Tree tree_from(const std::string& path, BvType bv, ReadFile read_file, Build build) {
-  if (!is_hierarchy_file(path)) return build(read_mesh(path));
+  if (!is_hierarchy_file(path)) return build(read_mesh(path, kOrHierarchyFile));
   auto file = read_file(path);
   Tree* tree = std::get_if<Tree>(&file.hierarchy);
   if (tree == nullptr) {

@@ -147,6 +147,15 @@ int run_check(const CheckArgs& args) {
   const auto t2 = Clock::now();
   const double build_ms = in.build_ms + std::chrono::duration<double, std::milli>(t1 - t0).count();
   const double query_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+  // The first query pays for first touches of the hierarchy's pages (about 1.5 ms on the demo
+  // meshes), which a batch pays once: the same query again gives the time per pose of a batch.
+  // A query over a second is left at that, where first touches are noise anyway.
+  double warm_ms = query_ms;
+  if (query_ms < 1000) {
+    const auto t3 = Clock::now();
+    (void)pair.query(pose, mode);
+    warm_ms = std::chrono::duration<double, std::milli>(Clock::now() - t3).count();
+  }
 
   std::ostringstream text;
   if (wants_json(args.json, args.out)) {
@@ -161,7 +170,7 @@ int run_check(const CheckArgs& args) {
       j["witness"] = {r.pairs[0].env_triangle, r.pairs[0].object_triangle};
     }
     j["stats"] = {{"n_v", r.stats.n_v}, {"n_p", r.stats.n_p}, {"n_u", r.stats.n_u}};
-    j["time_ms"] = {{"build", build_ms}, {"query", query_ms}};
+    j["time_ms"] = {{"build", build_ms}, {"query", query_ms}, {"query_warm", warm_ms}};
     j["bv"] = to_string(pair.bv());
     j["env"] = {{"file", args.env}, {"triangles", env_triangles}};
     j["object"] = {{"file", args.object}, {"triangles", object_triangles}};
@@ -170,14 +179,18 @@ int run_check(const CheckArgs& args) {
     text << "collides: " << (r.collides ? "yes" : "no") << "\n";
     text << "contacts: " << r.pairs.size() << (args.all_contacts ? "" : " (first contact only)")
          << "\n";
-    if (!r.pairs.empty()) {
+    if (args.all_contacts && !r.pairs.empty()) {
       text << "pairs (env_triangle object_triangle):\n";
       for (const ContactPair& p : r.pairs)
         text << "  " << p.env_triangle << " " << p.object_triangle << "\n";
+    } else if (!r.pairs.empty()) {
+      text << "witness (env_triangle object_triangle): " << r.pairs[0].env_triangle << " "
+           << r.pairs[0].object_triangle << "\n";
     }
     text << "stats: n_v=" << r.stats.n_v << " n_p=" << r.stats.n_p << " n_u=" << r.stats.n_u
          << "\n";
-    text << "time_ms: build=" << build_ms << " query=" << query_ms << "\n";
+    text << "time_ms: build=" << build_ms << " query=" << query_ms << " (again: " << warm_ms
+         << ")\n";
     text << "bv: " << to_string(pair.bv()) << ", env " << env_triangles << " triangles, object "
          << object_triangles << " triangles\n";
   }

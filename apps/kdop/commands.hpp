@@ -3,15 +3,16 @@
 // values, returning an exit code (cli_common.hpp).
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kdop::cli {
 
 struct BuildOptions {
-  std::string bv;    // empty: kdop18, or a hierarchy file's
-  int k = 0;         // --k shorthand, 0 when not given
-  std::string rule;  // empty: the BV type's default (engine/bv_type.hpp)
+  std::string bv;        // empty: kdop18, or a hierarchy file's
+  std::optional<int> k;  // --k shorthand
+  std::string rule;      // empty: the BV type's default (engine/bv_type.hpp)
   std::string split = "mean";
   std::uint32_t bins = 0;  // 0: not given (8 with --split binned)
   bool all_directions = false;

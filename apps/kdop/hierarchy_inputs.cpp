@@ -90,7 +90,7 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   const MemoryBudget budget = memory_budget(options.max_memory);
   auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c) {
     check_file_fits(path, budget);
-    const Mesh mesh = read_mesh(path);
+    const Mesh mesh = read_mesh(path, kOrHierarchyFile);
     check_build_fits(path, mesh.triangle_count(), budget);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);

@@ -69,7 +69,7 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
 
 // True when --bv or --k was given (a hierarchy file's BV type must then agree).
 inline bool bv_given(const BuildOptions& o) {
-  return o.k != 0 || !o.bv.empty();
+  return o.k.has_value() || !o.bv.empty();
 }
 
 // The BV type's own defaults (engine/bv_type.hpp) for what the options leave out: the split
@@ -98,9 +98,9 @@ inline void check_dop_options(const PairConfig& c, BvType bv) {
 
 inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
-  const std::string bv = o.k != 0 ? std::to_string(o.k) : (o.bv.empty() ? "kdop18" : o.bv);
+  const std::string bv = o.k ? std::to_string(*o.k) : (o.bv.empty() ? "kdop18" : o.bv);
   const auto type = parse_bv_type(bv);
-  if (!type && o.k != 0) throw InputError("--k: expected 6, 14, 18, 26 or 8, got " + bv);
+  if (!type && o.k) throw InputError("--k: expected 6, 14, 18, 26 or 8, got " + bv);
   if (!type)
     throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got '" + bv +
                      "'");

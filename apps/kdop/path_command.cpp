@@ -91,7 +91,15 @@ std::string summary_text(const PathReport& report) {
       << s.undecided << " undecided)"
       << (s.continuous ? ", continuous" : ", discrete: free means clear at the samples only")
       << "\n";
-  out << "waypoints: " << s.waypoints << " checked, " << s.colliding_waypoints << " collide\n";
+  // With --step the samples between waypoints are in the same list: count both kinds.
+  std::uint64_t steps = 0;
+  for (const WaypointReport& w : report.waypoints) steps += w.kind == SampleKind::step;
+  if (steps == 0) {
+    out << "waypoints: " << s.waypoints << " checked, " << s.colliding_waypoints << " collide\n";
+  } else {
+    out << "samples: " << s.waypoints << " checked (" << s.waypoints - steps << " at waypoints, "
+        << steps << " --step), " << s.colliding_waypoints << " collide\n";
+  }
   if (s.first_collision_t) {
     // The first proved one; an undecided segment that stopped before it may hold an earlier one.
     std::uint64_t earlier = 0;

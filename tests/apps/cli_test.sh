@@ -173,6 +173,7 @@ check "huge matrix translation" 2 "$kdop" check --env cube.obj --object cube.obj
 expect "huge matrix translation named" grep -q -- "--matrix: translation tz" err.txt
 check "empty off" 2 "$kdop" check --env empty.off --object cube.obj
 check "unknown extension" 2 "$kdop" check --env cube.xyz --object cube.obj
+expect "unknown extension names the hierarchy files too" grep -q "^kdop: cube.xyz: unknown extension '.xyz' (expected .stl, .obj, .ply or .off, or a .kdop hierarchy file (kdop build))$" err.txt
 check "pose needs 7 numbers" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1,2,3,4,5,6
 check "pose not a number" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1,2,3,x,0,0,0
 check "zero quaternion" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,0,0,0,0
@@ -182,6 +183,9 @@ check "unknown bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv kdop7
 expect "unknown bv lists dop8, obb, rss" grep -q -- "--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got 'kdop7'" err.txt
 check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 10
 expect "unknown k lists the k values" grep -q -- "--k: expected 6, 14, 18, 26 or 8, got 10" err.txt
+check "k 0 is refused, not the default" 2 "$kdop" check --env cube.obj --object cube.obj --k 0
+expect "k 0 lists the k values" grep -q -- "--k: expected 6, 14, 18, 26 or 8, got 0" err.txt
+check "path k 0 is refused" 2 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --k 0
 check "k 8 is dop8" 1 "$kdop" check --env cube.obj --object cube.obj --k 8 --json
 expect "k 8 names dop8" grep -q '"bv":"dop8"' out.txt
 check "unknown rule" 2 "$kdop" check --env cube.obj --object cube.obj --rule best
@@ -410,6 +414,10 @@ t,object,tx,ty,tz,qw,qx,qy,qz
 CSV
 check "path discrete misses the thin plate" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv
 expect "path summary" grep -q "segments: 1 (1 free" out.txt
+expect "path summary counts the waypoints" grep -q "^waypoints: 2 checked, 0 collide$" out.txt
+printf 't,object,note,tx,ty,tz,qw,qx,qy,qz\n0,box,start,0,-0.5,-0.5,1,0,0,0\n1,box,,10,-0.5,-0.5,1,0,0,0\n' >path/noted.csv
+check "path trajectory with another column" 1 "$kdop" path --scene path/scene.json --trajectory path/noted.csv --continuous
+expect "path trajectory's other column is ignored" grep -q "^first collision: t=0.4 box with plate$" out.txt
 check "path --k 26" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --k 26
 check "path --k with --bv" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --k 26 --bv kdop14
 check "path continuous finds it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --out path/out.json --plot path/out.svg
@@ -421,6 +429,7 @@ check "path csv report" 1 "$kdop" path --scene path/scene.json --trajectory path
 expect "path csv header" grep -q "^object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us,min_distance_t,min_distance_with$" path/out.csv
 expect "path png" test "$(head -c 4 path/out.png | tail -c 3)" = "PNG"
 check "path small step sees it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --step 0.01
+expect "path step samples are not called waypoints" grep -q "^samples: [0-9]\+ checked (2 at waypoints, [0-9]\+ --step), [0-9]\+ collide$" out.txt
 check "path clearance" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --clearance 0.1
 check "path missing scene" 2 "$kdop" path --scene path/none.json --trajectory path/traj.csv
 check "path bad extension" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --out path/out.txt
@@ -814,6 +823,12 @@ expect "pose number underflows says which" grep -q "^kdop: --pose: number 1 (tx)
 check "clearance echoes its value" 0 "$kdop" check --env cube.obj --object cube.obj --clearance 0.3 --pose 5,0,0,1,0,0,0
 expect "clearance echoes the shortest digits" grep -q "^within clearance 0.3: no$" out.txt
 expect "clearance text has its times" grep -q "^time_ms: build=[0-9.e-]\+ query=[0-9.e-]\+$" out.txt
+check "first contact text" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0,0,1,0,0,0
+expect "first contact text names one witness" grep -q "^witness (env_triangle object_triangle): [0-9]\+ [0-9]\+$" out.txt
+expect "first contact text lists no pairs" bash -c '! grep -q "^pairs" out.txt'
+expect "check text gives the query again" grep -q "^time_ms: build=[0-9.e-]\+ query=[0-9.e-]\+ (again: [0-9.e-]\+)$" out.txt
+check "check json times" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0,0,1,0,0,0 --json
+expect "check json has the warm query time" grep -q '"query_warm":[0-9.e-]\+' out.txt
 # Options that would change nothing are refused, not ignored.
 check "bins without binned splits" 2 "$kdop" check --env cube.obj --object cube.obj --bins 3
 expect "bins without binned splits says so" grep -q -- "^kdop: --bins needs --split binned$" err.txt

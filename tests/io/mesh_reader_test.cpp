@@ -62,6 +62,11 @@ TEST_F(ReadMesh, FormatFromPath) {
   EXPECT_EQ(mesh_format_from_path("x.obj"), MeshFormat::obj);
   EXPECT_THAT(read_error(path("part.3ds")), HasSubstr("part.3ds: unknown extension '.3ds'"));
   EXPECT_THAT(read_error("dir.stl/part"), HasSubstr("dir.stl/part: no file extension"));
+  EXPECT_THAT(read_error("dir.stl/part"),
+              HasSubstr("dir.stl/part: no file extension (expected .stl, .obj, .ply or .off)"));
+  EXPECT_THAT(test::io_error_of([] { read_mesh("part.3ds", "a hierarchy"); }),
+              HasSubstr("part.3ds: unknown extension '.3ds' (expected .stl, .obj, .ply or .off, or "
+                        "a hierarchy)"));
 }
 
 TEST_F(ReadMesh, FileErrors) {
