@@ -102,6 +102,7 @@ constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
     "t", "object", "tx", "ty", "tz", "qw", "qx", "qy", "qz"};
 constexpr const char* kColumnList = "t,object,tx,ty,tz,qw,qx,qy,qz";
 constexpr std::size_t kAbsent = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kMaxColumns = 1000;  // in a header, the nine and others
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && text::is_blank(s.front())) s.remove_prefix(1);
@@ -138,10 +139,15 @@ class CsvTrajectory {
       }
       // `line` is trimmed, so a carriage return left in it has text after it.
       if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
+      // Fields past the header's count are only counted (a row's own error), and a header of
+      // more than kMaxColumns is refused: a line of commas must not take memory by the field.
+      const std::size_t kept = header_size_ == 0 ? kMaxColumns + 1 : header_size_;
       fields_.clear();
+      field_count_ = 0;
       for (std::string_view rest = line;;) {
         const std::size_t comma = rest.find(',');
-        fields_.push_back(trim(rest.substr(0, comma)));
+        if (field_count_ < kept) fields_.push_back(trim(rest.substr(0, comma)));
+        ++field_count_;
         if (comma == std::string_view::npos) break;
         rest.remove_prefix(comma + 1);
       }
@@ -152,6 +158,10 @@ class CsvTrajectory {
 
   void read_header() {
     column_.fill(kAbsent);
+    if (field_count_ > kMaxColumns) {
+      fail("header: more than " + std::to_string(kMaxColumns) + " columns (expected " +
+           kColumnList + ", in any order, and other columns)");
+    }
     for (std::size_t i = 0; i < fields_.size(); ++i) {
       const std::string_view name = fields_[i];
       const auto* known = std::find(kColumnNames.begin(), kColumnNames.end(), name);
@@ -169,13 +179,13 @@ class CsvTrajectory {
              kColumnList + ", in any order)");
       }
     }
-    header_size_ = fields_.size();
+    header_size_ = field_count_;
   }
 
   void read_row() {
-    if (fields_.size() != header_size_) {
+    if (field_count_ != header_size_) {
       fail("expected " + std::to_string(header_size_) + " fields as in the header, found " +
-           std::to_string(fields_.size()));
+           std::to_string(field_count_));
     }
     const std::string_view object = fields_[column_[kObject]];
     if (object.empty()) fail("column object: empty object name");
@@ -220,7 +230,8 @@ class CsvTrajectory {
   TrajectoryBuilder builder_;
   std::array<std::size_t, kColumnCount> column_{};  // field index of each column
   std::size_t header_size_ = 0;                     // fields in the header, other columns too
-  std::vector<std::string_view> fields_;            // of the current line
+  std::vector<std::string_view> fields_;            // of the current line, up to header_size_
+  std::size_t field_count_ = 0;                     // of the current line, all of them
 };
 
 // ---- JSON -----------------------------------------------------------------------------------

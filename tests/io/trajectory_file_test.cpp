@@ -137,6 +137,13 @@ TEST(TrajectoryCsv, OtherColumnsAreIgnored) {
   EXPECT_EQ(tr.paths[0][1].rotation, (std::array<double, 4>{0, 0, 0, 1}));
   EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz,\n0,box,0,0,0,1,0,0,0\n"),
               HasSubstr("traj.csv: line 2: expected 10 fields as in the header, found 9"));
+  // Lines of commas: counted, not kept field by field.
+  EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,0" + std::string(100000, ',') + "\n"),
+              HasSubstr("traj.csv: line 2: expected 9 fields as in the header, found 100009"));
+  EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz" + std::string(992, ',') + "\n"),
+              HasSubstr("traj.csv: line 1: header: more than 1000 columns"));
+  EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz" + std::string(991, ',') + "\n"),
+              HasSubstr("traj.csv: no waypoints"));
 }
 
 TEST(TrajectoryCsv, RowErrors) {
