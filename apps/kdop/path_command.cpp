@@ -126,7 +126,8 @@ std::string summary_text(const PathReport& report) {
         << " to " << s.worst_clearance_with << ")\n";
   }
   if (s.clearance > 0) out << "clearance: " << format_number(s.clearance) << "\n";
-  out << "time: " << format_number(s.time_s) << " s on " << s.threads << " threads\n";
+  out << "time: " << format_number(s.time_s) << " s on " << s.threads
+      << (s.threads == 1 ? " thread\n" : " threads\n");
   return out.str();
 }
 

@@ -430,6 +430,8 @@ expect "path csv header" grep -q "^object,t0,t1,status,t_hit,with,object_triangl
 expect "path png" test "$(head -c 4 path/out.png | tail -c 3)" = "PNG"
 check "path small step sees it" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --step 0.01
 expect "path step samples are not called waypoints" grep -q "^samples: [0-9]\+ checked (2 at waypoints, [0-9]\+ --step), [0-9]\+ collide$" out.txt
+check "path on one thread" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --threads 1
+expect "path on one thread says thread" grep -q " s on 1 thread$" out.txt
 check "path clearance" 1 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --continuous --clearance 0.1
 check "path missing scene" 2 "$kdop" path --scene path/none.json --trajectory path/traj.csv
 check "path bad extension" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --out path/out.txt
