@@ -8,6 +8,7 @@
 #include "apps/kdop/commands.hpp"
 #include "apps/kdop/pair_config.hpp"
 #include "engine/hierarchy.hpp"
+#include "io/file_extension.hpp"
 #include "io/hierarchy_file.hpp"
 #include "io/mesh_reader.hpp"
 #include "io/mesh_writer.hpp"
@@ -41,6 +42,19 @@ int run_build(const BuildArgs& args) {
     throw InputError("--role: expected env or object, got '" + args.role + "'");
   }
   check_outputs({{"--mesh", args.mesh}}, {{"--out", args.out}});
+  // Formats follow names: a hierarchy under a mesh's (or any other) extension would be read back
+  // as that format.
+  const std::string out_extension = lowercase_extension(args.out);
+  if (!out_extension.empty() && out_extension != ".kdop") {
+    throw InputError("--out: " + args.out +
+                     ": kdop build writes a hierarchy file; name it .kdop (" + out_extension +
+                     " is read as another format)");
+  }
+  if (is_hierarchy_file(args.mesh)) {
+    throw InputError("--mesh: " + args.mesh +
+                     " is a hierarchy file already; kdop build reads a mesh (.stl, .obj, .ply or "
+                     ".off)");
+  }
   const bool object = args.role == "object";
   const PairConfig pair = make_pair_config(args.build);
   BuildConfig config = object ? pair.object : pair.environment;

@@ -38,7 +38,7 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
                 "Certify every segment: free (proved), collides (first contact time) or "
                 "undecided");
   cmd->add_option("--step", args.step,
-                  "Also check every STEP in time between waypoints (discrete samples)")
+                  "Also check every STEP in time between waypoints (discrete samples; 0: none)")
       ->check(finite_non_negative());
   cmd->add_option("--clearance", args.clearance,
                   "Report what comes closer than this distance (added to each object's padding)")
@@ -193,7 +193,7 @@ int run_path(const PathArgs& args) {
       const std::optional<BvType> bv = is_hierarchy_file(m) ? hierarchy_file_bv(m) : std::nullopt;
       if (!bv) continue;
       if (!is_dop(*bv)) {
-        throw InputError(m + ": a " + std::string(to_string(*bv)) +
+        throw InputError(m + ": an " + std::string(to_string(*bv)) +
                          " hierarchy; kdop path needs k-DOP hierarchies");
       }
       options.bv = *bv;

@@ -786,6 +786,12 @@ check "check out is the env" 2 "$kdop" check --env env_copy.obj --object cube.ob
 expect "check out is the env: mesh kept" cmp -s env_copy.obj cube.obj
 check "build out is the mesh" 2 "$kdop" build --mesh env_copy.obj --out ./env_copy.obj
 expect "build out is the mesh: mesh kept" cmp -s env_copy.obj cube.obj
+check "build out named as a mesh" 2 "$kdop" build --mesh cube.obj --out cube_tree.obj
+expect "build out named as a mesh says .kdop" grep -q -- "^kdop: --out: cube_tree.obj: kdop build writes a hierarchy file; name it .kdop (.obj is read as another format)$" err.txt
+expect "build out named as a mesh: no file" test ! -e cube_tree.obj
+"$kdop" build --mesh cube.obj --out cube_tree.kdop 2>/dev/null
+check "build from a hierarchy file" 2 "$kdop" build --mesh cube_tree.kdop --out again.kdop
+expect "build from a hierarchy file says so" grep -q -- "^kdop: --mesh: cube_tree.kdop is a hierarchy file already; kdop build reads a mesh" err.txt
 # Values that used to be taken silently.
 check "empty pose" 2 "$kdop" check --env cube.obj --object cube.obj --pose ""
 expect "empty pose says so" grep -q "^kdop: --pose: empty value" err.txt
