@@ -208,6 +208,9 @@ check "batch all json" 1 "$kdop" batch --env cube.obj --object cube.obj --poses 
 expect "batch json parses" python3 -c "import json; r=json.load(open('results.json')); assert [x['pose_id'] for x in r]==['apart','overlap','touch','turned']; assert r[0]['collides'] is False and r[1]['contacts']>0"
 expect "batch pairs file" test "$(grep -c '^overlap,' pairs.csv)" -eq "$(python3 -c "import json; print(json.load(open('results.json'))[1]['contacts'])")"
 expect "batch summary on stderr" grep -q "4 poses, 3 colliding" err.txt
+head -2 poses.csv >one_pose.csv
+check "batch of one pose" 0 "$kdop" batch --env cube.obj --object cube.obj --poses one_pose.csv --out one_result.csv --threads 1
+expect "batch of one pose says pose, thread" grep -q "^kdop batch: 1 pose, 0 colliding, 0 contacts (mode first), .* on 1 thread (" err.txt
 check "batch all equals check all-contacts" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,0.9,0.1,0.3,-0.2 --all-contacts --json
 expect "batch pairs = check pairs" test "$(python3 -c "import json; print(json.load(open('out.txt'))['contacts'])")" -eq "$(grep -c '^turned,' pairs.csv)"
 check "batch count mode" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode count -q
