@@ -289,17 +289,17 @@ int run_batch(const BatchArgs& args) {
   if (!args.quiet) {
     const double n = poses > 0 ? static_cast<double>(poses) : 1.0;
     char summary[512];
-    std::snprintf(
-        summary, sizeof summary,
-        "kdop batch: %llu pose%s, %llu colliding, %llu contact%s (mode %s), %.0f poses/s "
-        "on %u thread%s (%s, %s); build %.1f ms; mean query %.2f us; mean N_v %.1f, "
-        "N_p %.1f, N_u %.1f; total %.2f s\n",
-        static_cast<unsigned long long>(poses), poses == 1 ? "" : "s",
-        static_cast<unsigned long long>(colliding), static_cast<unsigned long long>(contacts),
-        contacts == 1 ? "" : "s", args.mode.c_str(), poses / std::max(wall, 1e-9), batch.threads(),
-        batch.threads() == 1 ? "" : "s", to_string(batch.config().bv), simd::to_string(batch.isa()),
-        build_ms, 1e6 * query_seconds / n, sum_v / n, sum_p / n, sum_u / n,
-        std::chrono::duration<double>(Clock::now() - start).count());
+    std::snprintf(summary, sizeof summary,
+                  "kdop batch: %llu pose%s, %llu colliding, %llu contact%s (mode %s), %.0f poses/s "
+                  "on %u thread%s (%s, %s); build %.1f ms; mean query %.2f us; mean N_v %.1f, "
+                  "N_p %.1f, N_u %.1f; total %.2f s\n",
+                  static_cast<unsigned long long>(poses), plural_s(poses),
+                  static_cast<unsigned long long>(colliding),
+                  static_cast<unsigned long long>(contacts), plural_s(contacts), args.mode.c_str(),
+                  poses / std::max(wall, 1e-9), batch.threads(), plural_s(batch.threads()),
+                  to_string(batch.config().bv), simd::to_string(batch.isa()), build_ms,
+                  1e6 * query_seconds / n, sum_v / n, sum_p / n, sum_u / n,
+                  std::chrono::duration<double>(Clock::now() - start).count());
     std::cerr << summary;
   }
   return colliding > 0 ? kExitFinding : kExitClear;

@@ -62,6 +62,11 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
 // names' extensions first).
 void check_output_names(const std::vector<NamedPath>& outputs);
 
+// The plural ending of a count in a summary: "1 pose", "2 poses".
+inline const char* plural_s(std::uint64_t n) {
+  return n == 1 ? "" : "s";
+}
+
 // --json given, or an --out name ending in .json (formats follow the name, as in every command).
 inline bool wants_json(bool json_flag, const std::string& out) {
   return json_flag || lowercase_extension(out) == ".json";

@@ -126,7 +126,7 @@ std::string summary_text(const NcReport& r, const NcProgram& program, bool has_p
     out << "stock: a mesh, checked as given (findings against it may be false alarms)\n";
   }
   out << "tolerance: " << s.tolerance << " mm; time: parse " << s.parse_s << " s, check "
-      << s.check_s << " s on " << s.threads << (s.threads == 1 ? " thread\n" : " threads\n");
+      << s.check_s << " s on " << s.threads << " thread" << plural_s(s.threads) << "\n";
   return out.str();
 }
 

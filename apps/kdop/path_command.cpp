@@ -109,14 +109,14 @@ std::string summary_text(const PathReport& report) {
     out << "first collision: t=" << format_number(*s.first_collision_t) << " "
         << s.first_collision_object << " with " << s.first_collision_with;
     if (earlier > 0) {
-      out << "; " << earlier << " undecided segment" << (earlier == 1 ? "" : "s")
+      out << "; " << earlier << " undecided segment" << plural_s(earlier)
           << " may hold an earlier one";
     }
     out << "\n";
   } else if (s.undecided > 0) {
     // Not "none": an undecided segment may hold one.
     out << "first collision: none proved; " << s.undecided << " undecided segment"
-        << (s.undecided == 1 ? "" : "s") << " may hold one\n";
+        << plural_s(s.undecided) << " may hold one\n";
   } else {
     out << "first collision: none\n";
   }
@@ -126,8 +126,8 @@ std::string summary_text(const PathReport& report) {
         << " to " << s.worst_clearance_with << ")\n";
   }
   if (s.clearance > 0) out << "clearance: " << format_number(s.clearance) << "\n";
-  out << "time: " << format_number(s.time_s) << " s on " << s.threads
-      << (s.threads == 1 ? " thread\n" : " threads\n");
+  out << "time: " << format_number(s.time_s) << " s on " << s.threads << " thread"
+      << plural_s(s.threads) << "\n";
   return out.str();
 }
 
