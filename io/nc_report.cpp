@@ -1,6 +1,8 @@
 // NC reports as JSON and CSV, formatted in memory (one row per finding) and written atomically.
 #include "io/nc_report.hpp"
 
+#include <cmath>
+
 #include "io/csv_text.hpp"
 #include "io/path_report.hpp"
 #include "io/report_json.hpp"
@@ -12,6 +14,16 @@ namespace {
 using report_json::Json;
 using report_json::number;
 
+// The first contact along a move is found to about 1e-6 of the move's length, through float
+// bounds: positions are written to 0.1 micron, as the text summary shows them (not
+// -200.00003051757812 for -200). Depths are bounds from above: rounded up to 1e-6 mm.
+double position_mm(double v) {
+  return std::round(v * 1e4) / 1e4;
+}
+double depth_mm(double v) {
+  return std::ceil(v * 1e6 - 1e-9) / 1e6;
+}
+
 Json finding_json(const NcFinding& f) {
   Json j;
   j["line"] = f.line;
@@ -21,8 +33,9 @@ Json finding_json(const NcFinding& f) {
   j["tool_part"] = to_string(f.tool_part);
   j["object"] = f.object;
   j["position"] =
-      Json::array({number(f.position[0]), number(f.position[1]), number(f.position[2])});
-  j["depth"] = number(f.depth);
+      Json::array({number(position_mm(f.position[0])), number(position_mm(f.position[1])),
+                   number(position_mm(f.position[2]))});
+  j["depth"] = number(depth_mm(f.depth));
   j["near"] = f.near;
   j["initial_stock"] = f.initial_stock;
   j["move"] = f.move;
@@ -38,7 +51,7 @@ Json summary_json(const NcReport& r) {
   j["collisions"] = s.collisions;
   j["rapids_into_material"] = s.rapids_into_material;
   j["gouges"] = s.gouges;
-  j["max_gouge_depth"] = number(s.max_gouge_depth);
+  j["max_gouge_depth"] = number(depth_mm(s.max_gouge_depth));
   j["first_line"] = s.first_line > 0 ? Json(s.first_line) : Json(nullptr);
   j["tolerance"] = number(s.tolerance);
   j["stock_model"] = s.stock_model;
@@ -78,10 +91,10 @@ std::string csv_text(const NcReport& report) {
     csv::put_field(out, f.object);
     for (const double v : f.position) {
       out += ',';
-      csv::put_double(out, v);
+      csv::put_double(out, position_mm(v));
     }
     out += ',';
-    csv::put_double(out, f.depth);
+    csv::put_double(out, depth_mm(f.depth));
     out += f.near ? ",1," : ",0,";
     out += f.initial_stock ? "1," : "0,";
     csv::put_uint(out, f.move);

@@ -37,7 +37,11 @@ namespace {
 
 constexpr int K = 18;
 // The stock height field: about a million cells unless asked otherwise (8 MB), at most 64 million.
+// The default cell is at least 0.01 mm: a cut costs up to 64 samples per cell in the tool's reach,
+// and on a stock smaller than the tool (a 1 mm cube: 0.001 mm cells) every cut reached all million
+// cells, a minute for a few moves. Coarser cells only bound the material from further above.
 constexpr std::size_t kDefaultStockCells = 1u << 20;
+constexpr double kMinDefaultStockCell = 0.01;
 constexpr std::size_t kMaxStockCells = std::size_t{1} << 26;
 using Clock = std::chrono::steady_clock;
 
@@ -681,8 +685,9 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
   // that bounds it from above.
   {
     const AxisBox box{stock.lo, stock.hi};
-    const double cell =
-        options.stock_cell > 0 ? options.stock_cell : cell_size_for(box, kDefaultStockCells);
+    const double cell = options.stock_cell > 0 ? options.stock_cell
+                                               : std::max(cell_size_for(box, kDefaultStockCells),
+                                                          kMinDefaultStockCell);
     const auto replay_start = Clock::now();
     StockHeightField field = setup.stock.is_box()
                                  ? make_stock_height_field(box, cell, kMaxStockCells)

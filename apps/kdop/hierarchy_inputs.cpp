@@ -18,35 +18,6 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// The BV type the files fix, checked as each file comes.
-class BvAgreement {
- public:
-  BvAgreement(const BuildOptions& o, BvType requested)
-      : given_(bv_given(o)), requested_(requested) {}
-
-  void add(BvType bv, const std::string& path) {
-    if (given_ && bv != requested_) {
-      throw InputError(path + ": a " + to_string(bv) + " hierarchy, but --bv/--k asks for " +
-                       to_string(requested_) + " (leave both out to use the file's)");
-    }
-    if (first_ && bv != *first_) {
-      throw InputError(path + ": a " + to_string(bv) + " hierarchy, but " + first_path_ + " is a " +
-                       to_string(*first_) + " one");
-    }
-    if (!first_) {
-      first_ = bv;
-      first_path_ = path;
-    }
-  }
-  BvType bv() const { return first_.value_or(requested_); }
-
- private:
-  bool given_;
-  BvType requested_;
-  std::optional<BvType> first_;
-  std::string first_path_;
-};
-
 // A file's hierarchy is built already: build options other than the role's defaults that would
 // have shaped it get a one-line note (not an error: the same command line may mix files and
 // meshes).
@@ -71,6 +42,21 @@ void note_ignored_options(const std::string& path, const BuildConfig& file,
 }
 
 }  // namespace
+
+void BvAgreement::add(BvType bv, const std::string& path) {
+  if (given_ && bv != requested_) {
+    throw InputError(path + ": a " + to_string(bv) + " hierarchy, but --bv/--k asks for " +
+                     to_string(requested_) + " (leave both out to use the file's)");
+  }
+  if (first_ && bv != *first_) {
+    throw InputError(path + ": a " + to_string(bv) + " hierarchy, but " + first_path_ + " is a " +
+                     to_string(*first_) + " one");
+  }
+  if (!first_) {
+    first_ = bv;
+    first_path_ = path;
+  }
+}
 
 Inputs load_inputs(const std::string& environment, const std::vector<std::string>& objects,
                    const BuildOptions& options, const PairConfig& config) {

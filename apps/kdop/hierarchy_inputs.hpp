@@ -2,14 +2,34 @@
 // The environment and objects of `kdop check` and `kdop batch`, each given as a mesh or as a
 // hierarchy file (`kdop build`; found by its magic or its .kdop extension). Files fix the BV type
 // (all must agree, and so must an explicit --bv / --k); meshes are built with it.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/kdop/commands.hpp"
+#include "apps/kdop/pair_config.hpp"
 #include "engine/collision_pair.hpp"
 #include "engine/hierarchy.hpp"
 
 namespace kdop::cli {
+
+// The BV type hierarchy files fix, checked as each file comes: every file must have the type an
+// explicit --bv / --k asks for, else the first file's. InputError naming both sides otherwise.
+class BvAgreement {
+ public:
+  BvAgreement(const BuildOptions& o, BvType requested)
+      : given_(bv_given(o)), requested_(requested) {}
+
+  void add(BvType bv, const std::string& path);
+  // The files' type, else the one asked for (or its default).
+  BvType bv() const { return first_.value_or(requested_); }
+
+ private:
+  bool given_;
+  BvType requested_;
+  std::optional<BvType> first_;
+  std::string first_path_;
+};
 
 struct Inputs {
   EnvironmentHierarchy environment;

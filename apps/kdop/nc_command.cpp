@@ -46,9 +46,10 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "Plot, .svg or .png: plan view of the setup, tool path and findings; tip z and "
                   "findings along the program")
       ->check(non_empty());
-  cmd->add_option("--stock-cell", args.stock_cell,
-                  "Cell size of the box stock's height field, mm (default: about 10^6 cells; "
-                  "smaller cells cost time and judge rapids closer to walls)")
+  cmd->add_option(
+         "--stock-cell", args.stock_cell,
+         "Cell size of the box stock's height field, mm (default: about 10^6 cells, at least 0.01; "
+         "smaller cells cost time and judge rapids closer to walls)")
       ->check(finite_positive());
   cmd->add_option("--max-memory", args.max_memory,
                   "Refuse programs whose expanded moves would need more memory than this (bytes, "
@@ -148,12 +149,15 @@ std::int32_t initial_tool(const NcArgs& args, const NcSetupFile& setup, const To
   return setup.initial_tool;
 }
 
-// A program none of whose moves has a tool would pass without a single check: refused.
+// A program with no move, or none of whose moves has a tool, would pass without a single check:
+// refused (an empty or wrong file is more likely than a program that does nothing).
 void require_a_tool(const NcProgram& program, const std::string& setup_file) {
-  const auto loaded = [](const NcMove& m) { return m.tool != 0; };
-  if (program.moves.empty() || std::any_of(program.moves.begin(), program.moves.end(), loaded)) {
-    return;
+  if (program.moves.empty()) {
+    throw IoError::in_file(
+        program.file, "no moves (expected G0, G1, G2, G3 or a canned cycle), nothing to check");
   }
+  const auto loaded = [](const NcMove& m) { return m.tool != 0; };
+  if (std::any_of(program.moves.begin(), program.moves.end(), loaded)) return;
   throw IoError::at_line(program.file, program.moves.front().line,
                          "no tool is loaded (no M6, no initial tool), so no move can be checked; "
                          "give the tool in the spindle at the start with --tool N or "

@@ -8,6 +8,7 @@
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
+#include "apps/kdop/hierarchy_inputs.hpp"
 #include "apps/kdop/pair_config.hpp"
 #include "io/hierarchy_file.hpp"
 #include "io/path_report.hpp"
@@ -184,8 +185,9 @@ int run_path(const PathArgs& args) {
   check_outputs(inputs, {{"--out", args.out}, {"--plot", args.plot}},
                 args.out.empty() ? "the summary" : nullptr);
   check_step_samples(trajectory, args.step);
-  // Without --bv, hierarchy files in the scene fix the type (the first one found).
-  if (!bv_given(args.build)) {
+  // Hierarchy files in the scene fix the type: all alike, and as --bv / --k asks if given.
+  {
+    BvAgreement agreement(args.build, options.bv);
     std::vector<std::string> meshes;
     for (const SceneEnvironmentMesh& m : scene.environment) meshes.push_back(m.mesh);
     for (const SceneObject& o : scene.objects) meshes.push_back(o.mesh);
@@ -196,9 +198,9 @@ int run_path(const PathArgs& args) {
         throw InputError(m + ": an " + std::string(to_string(*bv)) +
                          " hierarchy; kdop path needs k-DOP hierarchies");
       }
-      options.bv = *bv;
-      break;
+      agreement.add(*bv, m);
     }
+    options.bv = agreement.bv();
   }
 
   using Clock = std::chrono::steady_clock;

@@ -111,6 +111,12 @@ check "affine tumbling, Algorithm 1" 1 "$kdop" check --env cube.obj --object cub
 expect "same pairs with other options" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 for rule in splatter longest-side min-sum min-max surface-area zachmann; do
   for split in mean median binned; do
+    if [[ $split == binned && $rule != min-* && $rule != surface-area ]]; then
+      # Only the volume rules cost candidate planes: said rather than ignored.
+      check "rule $rule binned refused" 2 "$kdop" check --env cube.obj --object cube.obj --rule "$rule" --split binned
+      expect "rule $rule binned says why" grep -q -- "^kdop: --split binned needs a volume rule (--rule min-sum, min-max or surface-area), not $rule$" err.txt
+      continue
+    fi
     check "rule $rule $split" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --rule "$rule" --split "$split" --env-leaf 1 --object-leaf 1
     expect "rule $rule $split same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
   done
@@ -118,6 +124,11 @@ done
 check "all directions, 3 bins" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --rule min-max --split binned --bins 3 --all-directions --k 26
 expect "all directions same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 check "unknown split" 2 "$kdop" check --env cube.obj --object cube.obj --split middle
+check "all directions without a volume rule" 2 "$kdop" check --env cube.obj --object cube.obj --all-directions
+expect "all directions without a volume rule says why" grep -q -- "^kdop: --all-directions needs a volume rule (--rule min-sum, min-max or surface-area), not splatter$" err.txt
+check "binned with the obb default rule" 2 "$kdop" build --mesh cube.obj --out never.kdop --bv obb --split binned
+expect "binned with the obb default rule names it" grep -q -- "not obb-axis$" err.txt
+expect "binned refused: no file" test ! -e never.kdop
 check "one bin is too few" 2 "$kdop" check --env cube.obj --object cube.obj --split binned --bins 1
 check "unknown tumble" 2 "$kdop" check --env cube.obj --object cube.obj --tumble spin
 check "unknown descent" 2 "$kdop" check --env cube.obj --object cube.obj --descent sideways
@@ -139,6 +150,11 @@ check "rotated pose" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5
 
 # --out writes the result to a file, stdout stays empty.
 check "out file" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --json --out result.json
+check "check out as csv" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out result.csv
+expect "check out as csv says so" grep -q -- "^kdop: --out: expected a .json (JSON) or .txt (text) file name, got 'result.csv'$" err.txt
+expect "check out as csv: nothing written" test ! -e result.csv
+check "check out as text" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out result.txt
+expect "check out as text holds text" grep -q "^collides: yes" result.txt
 expect "out file written" grep -q '"collides":true' result.json
 expect "stdout empty with --out" test ! -s out.txt
 
@@ -347,9 +363,11 @@ expect "batch options files = meshes" test "$(no_time from_mesh.csv)" = "$(no_ti
 # The volume rules and Zachmann's, stored in the file: same results as building from the mesh,
 # and the same answers (pairs aside from counters) as the default rule.
 for rule in min-sum zachmann; do
-  check "build env $rule" 0 "$kdop" build --mesh torus.obj --out env_$rule.kdop --k 26 --rule $rule --split binned --bins 4 --all-directions
-  check "build object $rule" 0 "$kdop" build --mesh torus.obj --out object_$rule.kdop --k 26 --rule $rule --split binned --bins 4 --all-directions --role object --leaf 6
-  check "batch $rule from meshes" 1 "$kdop" batch --env torus.obj --object torus.obj --poses torus_poses.csv --mode all --k 26 --rule $rule --split binned --bins 4 --all-directions --object-leaf 6 --out ${rule}_mesh.csv -q
+  planes=()  # candidate planes: the volume rule's only
+  [[ $rule == min-sum ]] && planes=(--split binned --bins 4 --all-directions)
+  check "build env $rule" 0 "$kdop" build --mesh torus.obj --out env_$rule.kdop --k 26 --rule $rule "${planes[@]}"
+  check "build object $rule" 0 "$kdop" build --mesh torus.obj --out object_$rule.kdop --k 26 --rule $rule "${planes[@]}" --role object --leaf 6
+  check "batch $rule from meshes" 1 "$kdop" batch --env torus.obj --object torus.obj --poses torus_poses.csv --mode all --k 26 --rule $rule "${planes[@]}" --object-leaf 6 --out ${rule}_mesh.csv -q
   check "batch $rule from files" 1 "$kdop" batch --env env_$rule.kdop --object object_$rule.kdop --poses torus_poses.csv --mode all --out ${rule}_file.csv -q
   expect "batch $rule files = meshes" test "$(no_time ${rule}_mesh.csv)" = "$(no_time ${rule}_file.csv)"
   expect "batch $rule same contacts as default" test "$(cut -d, -f1-3 ${rule}_mesh.csv)" = "$(cut -d, -f1-3 from_mesh.csv)"
@@ -472,6 +490,11 @@ expect "path with hierarchy files finds it" grep -q "first collision: t=0.4 box 
 printf '{"environment": [{"name": "plate", "mesh": "plate.obj"}], "objects": [{"name": "box", "mesh": "box_obb.kdop"}]}' >path/obbfile.json
 check "path obb file rejected" 2 "$kdop" path --scene path/obbfile.json --trajectory path/traj.csv
 check "path file against --bv" 2 "$kdop" path --scene path/files.json --trajectory path/traj.csv --bv kdop18
+expect "path file against --bv says which" grep -q -- "^kdop: path/plate14.kdop: a kdop14 hierarchy, but --bv/--k asks for kdop18 (leave both out to use the file's)$" err.txt
+check "path build env kdop26" 0 "$kdop" build --mesh path/plate.obj --role env --k 26 --out path/plate26.kdop
+printf '{"environment": [{"name": "plate", "mesh": "plate26.kdop"}], "objects": [{"name": "box", "mesh": "box14.kdop"}]}' >path/mixed.json
+check "path files of two types" 2 "$kdop" path --scene path/mixed.json --trajectory path/traj.csv
+expect "path files of two types names both" grep -q -- "^kdop: path/box14.kdop: a kdop14 hierarchy, but path/plate26.kdop is a kdop26 one$" err.txt
 printf 'v 0 0 0\nv 1 0 0\nf 1 2 3\n' >path/broken.obj
 printf '{"objects": [{"name": "box", "mesh": "broken.obj"}]}' >path/broken.json
 check "path broken mesh" 2 "$kdop" path --scene path/broken.json --trajectory path/traj.csv
@@ -564,6 +587,10 @@ check "nc check finds" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc
 expect "nc json rapid" grep -q '"line":16,"n":120,"block":"N120 G0 Z-1","kind":"rapid_into_material","tool_part":"cutter","object":"stock"' ncx/r.json
 expect "nc json gouge" grep -q '"kind":"gouge","tool_part":"cutter","object":"part","position":\[30.0,20.0,' ncx/r.json
 expect "nc json holder" grep -q '"line":24,"n":180,"block":"N180 G1 Z-2 F300","kind":"collision","tool_part":"holder","object":"jaw"' ncx/r.json
+# Positions to 0.1 micron and depths rounded up to 1e-6 mm: no float noise (-200.00003051757812).
+expect "nc json position rounded" grep -q '"object":"stock","position":\[70.0,45.0,-200.0\],"depth":1.00000[0-9],' ncx/r.json
+check "nc csv report" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --out ncx/r.csv
+expect "nc csv position rounded" grep -q "^16,120,N120 G0 Z-1,rapid_into_material,cutter,stock,70,45,-200,1.00000[0-9],0,0,8$" ncx/r.csv
 expect "nc json summary" grep -q '"summary": {"moves":17,"unchecked_moves":0,"findings":5,"collisions":3,"rapids_into_material":1,"gouges":1' ncx/r.json
 # The stock is followed as it is cut: a rapid into the faced band is clear on the box stock, and a
 # possible false alarm (labelled) on the same stock given as a mesh, which has no removal model.
@@ -588,6 +615,22 @@ check "nc cycle beyond the budget" 2 "$kdop" nc --program ncx/huge_cycle.nc --mo
 expect "nc cycle beyond the budget says why" grep -q "huge_cycle.nc: line 2: G83 would make about 30666700 moves, more than the limit of [0-9]* (about [0-9]* bytes each within the 100.0 MB --max-memory allows)" err.txt
 expect "nc cycle beyond the budget no output" test ! -e ncx/huge.csv
 check "nc stock cell positive" 2 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0
+# A program with no move has nothing to check: refused (an empty or wrong file), and expanded to a
+# header alone.
+: > ncx/empty.nc
+printf '%%\n(only words)\nG21 G90\nM30\n%%\n' > ncx/no_motion.nc
+check "nc empty program" 2 "$kdop" nc --setup ncx/setup.json --program ncx/empty.nc --out ncx/empty.json
+expect "nc empty program says so" grep -q "^kdop: ncx/empty.nc: no moves (expected G0, G1, G2, G3 or a canned cycle), nothing to check$" err.txt
+expect "nc empty program: no report" test ! -e ncx/empty.json
+check "nc program without motion" 2 "$kdop" nc --setup ncx/setup.json --program ncx/no_motion.nc
+expect "nc program without motion says so" grep -q "ncx/no_motion.nc: no moves" err.txt
+check "nc program without motion expands" 0 "$kdop" nc --program ncx/no_motion.nc --moves ncx/none.csv
+expect "nc program without motion: header only" test "$(wc -l <ncx/none.csv)" -eq 1
+# A stock smaller than the tool: the default cell stops at 0.01 mm (0.001 mm cells took minutes).
+printf '{"units": "mm", "stock": {"box": [0, 0, -201, 1, 1, -200]}, "tools": "tools.json", "work_offsets": {"G54": [0, 0, -200]}}\n' > ncx/tiny.json
+printf 'G21 G90 G54\nT1 M6\nG43 H1\nG0 X0.5 Y0.5 Z10\nG0 Z-0.5\nG1 X1 F800\nG1 Y1\nG0 Z10\nM30\n' > ncx/tiny.nc
+check "nc tiny stock" 1 "$kdop" nc --setup ncx/tiny.json --program ncx/tiny.nc
+expect "nc tiny stock cell" grep -q "height field, 0.01 mm cells" out.txt
 # An inch program with an inch tool library (G20, "units": "inch"): positions in mm.
 printf 'G20 G90 G54\nT1 M6\nG43 H1\nG0 X2.75 Y1.75 Z1.2\nG0 Z-0.04\nG0 Z1.2\nM30\n' > ncx/inch.nc
 printf 'G20 G90 G54\nT1 M6\nG43 H1\nG0 X2.75 Y1.75 Z1.2\nG0 Z0.001\nG0 Z1.2\nM30\n' > ncx/inch_clear.nc
@@ -879,16 +922,16 @@ check "out through a dangling link" 1 "$kdop" batch --env cube.obj --object cube
 check "out through a link" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/link.csv -q
 expect "out link stays a link" test -L outs/link.csv
 expect "out link target written" test "$(head -1 outs/target.csv)" = "pose_id,collides,contacts,n_v,n_p,n_u,time_us,env_triangle,object_triangle"
-echo old >outs/private.csv && chmod 600 outs/private.csv
-check "out over a private file" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/private.csv
-expect "out keeps the permission bits" test "$(stat -c %a outs/private.csv)" = 600
-expect "out replaced the file" grep -q collides outs/private.csv
-mkfifo outs/pipe.csv
-(timeout 20 cat outs/pipe.csv >outs/from_pipe.txt) &
+echo old >outs/private.txt && chmod 600 outs/private.txt
+check "out over a private file" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/private.txt
+expect "out keeps the permission bits" test "$(stat -c %a outs/private.txt)" = 600
+expect "out replaced the file" grep -q collides outs/private.txt
+mkfifo outs/pipe.txt
+(timeout 20 cat outs/pipe.txt >outs/from_pipe.txt) &
 reader=$!
-check "out into a fifo" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/pipe.csv
+check "out into a fifo" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out outs/pipe.txt
 wait $reader
-expect "out fifo is still a fifo" test -p outs/pipe.csv
+expect "out fifo is still a fifo" test -p outs/pipe.txt
 expect "out fifo carried the report" grep -q collides outs/from_pipe.txt
 mkdir outs/folder.csv
 check "out naming a folder" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/folder.csv
@@ -987,9 +1030,9 @@ expect "out and pairs in one file says so" grep -q -- "--pairs: outs/fresh.csv i
 ln -s nodir/x.csv outs/into_nowhere.csv
 check "out through a link into a missing folder" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --out outs/into_nowhere.csv
 expect "out through a link into a missing folder says so" grep -q -- "--out: outs/into_nowhere.csv: folder outs/nodir does not exist" err.txt
-ln -s loop_b.csv outs/loop_a.csv && ln -s loop_a.csv outs/loop_b.csv
-check "out through a link loop" 2 "$kdop" check --env cube.obj --object cube.obj --out outs/loop_a.csv
-expect "out through a link loop says so" grep -q -- "--out: outs/loop_a.csv: cannot follow the symbolic link" err.txt
+ln -s loop_b.txt outs/loop_a.txt && ln -s loop_a.txt outs/loop_b.txt
+check "out through a link loop" 2 "$kdop" check --env cube.obj --object cube.obj --out outs/loop_a.txt
+expect "out through a link loop says so" grep -q -- "--out: outs/loop_a.txt: cannot follow the symbolic link" err.txt
 # Hierarchy files fix the BV type after the options: affine tumbling of OBB files is refused too.
 check "obb file for tumbling" 0 "$kdop" build --mesh cube.obj --out outs/cube_obb.kdop --bv obb
 check "affine tumbling of obb files" 2 "$kdop" check --env outs/cube_obb.kdop --object cube.obj --tumble affine

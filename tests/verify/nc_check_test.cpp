@@ -293,6 +293,29 @@ TEST(NcCheck, BoxStockIsFollowedAsItIsCut) {
   EXPECT_GT(r.summary.stock_cell, 0);
 }
 
+TEST(NcCheck, TinyStockGetsTheDefaultCellFloor) {
+  // A 1 mm cube of stock under the 10 mm cutter: about 10^6 cells would be 0.001 mm, and every cut
+  // would reach all of them. The default cell stops at 0.01 mm, and the rapid into the uncut stock
+  // is still found after the replay.
+  NcSetupFile s = setup();
+  s.has_part = false;
+  s.fixtures.clear();
+  s.stock.box = {0, 0, -351, 1, 1, -350};
+  const NcReport r = run("G0 X0.5 Y0.5\nG0 Z51\nG0 Z49.5\nG1 X1 F800\nG0 Z320\n", s);
+  ASSERT_EQ(r.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(r.findings[0].kind, NcFindingKind::rapid_into_material);
+  EXPECT_EQ(r.findings[0].line, 6u);
+  EXPECT_EQ(r.summary.stock_model, "height_field");
+  EXPECT_NEAR(r.summary.stock_cell, 0.01, 1e-12);
+  // A cell asked for is used as given.
+  NcCheckOptions o;
+  o.stock_cell = 0.02;
+  const NcProgram program = parse_gcode_program(
+      "G21 G90 G54\nT1 M6\nG43 H1\nG0 X0.5 Y0.5\nG0 Z51\nG0 Z49.5\nG0 Z320\nM30\n", "test.nc",
+      machine_setup(s, tools()));
+  EXPECT_NEAR(check_nc(s, tools(), program, o)->summary.stock_cell, 0.02, 1e-12);
+}
+
 TEST(NcCheck, MeshStockIsFollowedAsItIsCutToo) {
   // The same stock as a mesh: its height field bounds it from above cell by cell, so the rapid
   // into the pocket is cleared as for the box, and the one through the wall stays.
