@@ -55,9 +55,10 @@ class OffReader {
     const std::uint64_t values = saturating_add(saturating_mul(3, nv), saturating_mul(4, nf));
     const std::uint64_t needed = values == 0 ? 0 : saturating_mul(2, values) - 1;
     if (needed > lines_.remaining_bytes()) {
-      fail("header says " + std::to_string(nv) + " vertices and " + std::to_string(nf) +
-           " faces (at least " + std::to_string(needed) + " bytes) but only " +
-           std::to_string(lines_.remaining_bytes()) + " bytes follow");
+      fail("header says " + std::to_string(nv) + (nv == 1 ? " vertex and " : " vertices and ") +
+           std::to_string(nf) + (nf == 1 ? " face" : " faces") + " (at least " +
+           std::to_string(needed) + " bytes) but only " + std::to_string(lines_.remaining_bytes()) +
+           " bytes follow");
     }
 
     Mesh mesh;

@@ -520,7 +520,9 @@ Mesh read_body(Reader& reader, const Header& header, const Layout& layout, const
   if (needed > data_bytes) {
     std::string counts;
     for (const Element& e : header.elements) {
-      counts += (counts.empty() ? "" : ", ") + std::to_string(e.count) + " " + e.name;
+      // As the header spells them ("element vertex 3"): element names have no plural.
+      counts += (counts.empty() ? "" : ", ") + std::string("element ") + e.name + " " +
+                std::to_string(e.count);
     }
     const std::string what = "header declares " + counts + " (at least " + std::to_string(needed) +
                              " bytes of data) but only " + std::to_string(data_bytes) +

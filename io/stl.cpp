@@ -75,9 +75,9 @@ Mesh parse_binary(std::string_view bytes, const std::string& name) {
   }
   const std::uint64_t count = load_u32_le(bytes.data() + 80);
   const std::uint64_t expected = kHeaderBytes + kRecordBytes * count;
-  const std::string says = "header says " + std::to_string(count) + " triangles (" +
-                           std::to_string(expected) + " bytes) but file has " +
-                           std::to_string(bytes.size()) + " bytes";
+  const std::string says =
+      "header says " + std::to_string(count) + (count == 1 ? " triangle (" : " triangles (") +
+      std::to_string(expected) + " bytes) but file has " + std::to_string(bytes.size()) + " bytes";
   if (bytes.size() < expected) {
     const std::uint64_t complete = (bytes.size() - kHeaderBytes) / kRecordBytes;
     throw IoError::at_byte(name, kHeaderBytes + kRecordBytes * complete,

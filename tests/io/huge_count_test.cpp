@@ -59,12 +59,14 @@ TEST(HugeCount, PlyVertexAndFaceCounts) {
     const std::string body(200, '0');
     const std::string header = ply_header(format, "1000000000", "3");
     Outcome out = parse(header + body, MeshFormat::ply, "big.ply");
-    EXPECT_THAT(out.error, HasSubstr("header declares 1000000000 vertex, 3 face")) << format;
+    EXPECT_THAT(out.error, HasSubstr("header declares element vertex 1000000000, element face 3"))
+        << format;
     EXPECT_THAT(out.error, HasSubstr("but only 200 bytes follow the header")) << format;
     EXPECT_LT(out.largest_allocation, kSmall) << format;
 
     out = parse(ply_header(format, "3", "18446744073709551615") + body, MeshFormat::ply, "big.ply");
-    EXPECT_THAT(out.error, HasSubstr("header declares 3 vertex, 18446744073709551615 face"));
+    EXPECT_THAT(out.error,
+                HasSubstr("header declares element vertex 3, element face 18446744073709551615"));
     EXPECT_LT(out.largest_allocation, kSmall) << format;
 
     out = parse(ply_header(format, "5000000000", "1") + body, MeshFormat::ply, "big.ply");
@@ -101,6 +103,9 @@ TEST(HugeCount, Off) {
   EXPECT_THAT(out.error, HasSubstr("big.off: line 2: header says 2000000000 vertices and "
                                    "1000000000 faces"));
   EXPECT_LT(out.largest_allocation, kSmall);
+  // One of each: singular.
+  out = parse("OFF\n1 1 0\n0 0 0\n", MeshFormat::off, "one.off");
+  EXPECT_THAT(out.error, HasSubstr("one.off: line 2: header says 1 vertex and 1 face (at least"));
   out = parse("OFF\n3 1000000000000000000000 0\n" + body, MeshFormat::off, "big.off");
   EXPECT_THAT(out.error, HasSubstr("big.off: line 2: expected the face count"));
   out = parse("OFF\n5000000000 1 0\n" + body, MeshFormat::off, "big.off");

@@ -132,7 +132,7 @@ TEST(StlBinary, TruncatedSolidHeaderIsNotMistakenForAscii) {
 TEST(StlBinary, CountDisagreeingWithSizeIsAnError) {
   const std::string bytes = binary_stl("", 1, {kTri, kTri});
   EXPECT_THAT(stl_error(bytes), AllOf(HasSubstr("part.stl: byte 134: "),
-                                      HasSubstr("header says 1 triangles (134 bytes) but file "
+                                      HasSubstr("header says 1 triangle (134 bytes) but file "
                                                 "has 184 bytes")));
 }
 
