@@ -78,6 +78,15 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
   BatchOutput out;
   const PoseTask task{0, pose};
   batch.run(std::span<const PoseTask>(&task, 1), out);
+  // Run again, as for kdop check's collision query: the first run pays for first touches. The
+  // first run's pairs are dropped first, so an --all-contacts list is held once.
+  const double query_ms = out.results[0].time_us * 1e-3;
+  double warm_ms = query_ms;
+  if (query_ms < 1000) {
+    out = BatchOutput{};
+    batch.run(std::span<const PoseTask>(&task, 1), out);
+    warm_ms = out.results[0].time_us * 1e-3;
+  }
   const PoseResult& r = out.results[0];
   std::vector<ContactPair> pairs;
   if (args.all_contacts) {
@@ -96,7 +105,7 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     for (const ContactPair& p : pairs) list.push_back({p.env_triangle, p.object_triangle});
     j[args.all_contacts ? "pairs" : "nearest"] = list;
     j["stats"] = {{"n_v", r.stats.n_v}, {"n_p", r.stats.n_p}, {"n_u", r.stats.n_u}};
-    j["time_ms"] = {{"build", in.build_ms}, {"query", r.time_us * 1e-3}};
+    j["time_ms"] = {{"build", in.build_ms}, {"query", query_ms}, {"query_warm", warm_ms}};
     j["bv"] = to_string(bv);
     j["env"] = {{"file", args.env}, {"triangles", env_triangles}};
     j["object"] = {{"file", args.object}, {"triangles", object_triangles}};
@@ -116,7 +125,8 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
     }
     text << "stats: n_v=" << r.stats.n_v << " n_p=" << r.stats.n_p << " n_u=" << r.stats.n_u
          << "\n";
-    text << "time_ms: build=" << in.build_ms << " query=" << r.time_us * 1e-3 << "\n";
+    text << "time_ms: build=" << in.build_ms << " query=" << query_ms << " (again: " << warm_ms
+         << ")\n";
     text << "bv: " << to_string(bv) << ", env " << env_triangles << " triangles, object "
          << object_triangles << " triangles\n";
   }
@@ -150,17 +160,20 @@ int run_check(const CheckArgs& args) {
   CollisionPair pair(std::move(in.environment), std::move(in.objects[0]), config);
   const auto t1 = Clock::now();
   const QueryMode mode = args.all_contacts ? QueryMode::all_contacts : QueryMode::first_contact;
-  const QueryResult r = pair.query(pose, mode);
+  QueryResult r = pair.query(pose, mode);
   const auto t2 = Clock::now();
   const double build_ms = in.build_ms + std::chrono::duration<double, std::milli>(t1 - t0).count();
   const double query_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
   // The first query pays for first touches of the hierarchy's pages (about 1.5 ms on the demo
   // meshes), which a batch pays once: the same query again gives the time per pose of a batch.
   // A query over a second is left at that, where first touches are noise anyway.
+  // The answer is the same both times; the first one's pairs are dropped before the second
+  // query, so an --all-contacts list is held once.
   double warm_ms = query_ms;
   if (query_ms < 1000) {
+    r = QueryResult{};
     const auto t3 = Clock::now();
-    (void)pair.query(pose, mode);
+    r = pair.query(pose, mode);
     warm_ms = std::chrono::duration<double, std::milli>(Clock::now() - t3).count();
   }
 
