@@ -25,6 +25,11 @@ class IoError : public std::runtime_error {
   }
 };
 
+// "1 vertex", "3 vertices": a count with its noun, for messages.
+inline std::string count_of(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 // The reason an errno names, for "(reason)" in messages; "unknown error" for 0.
 inline std::string errno_text(int error) {
   return error != 0 ? std::strerror(error) : "unknown error";

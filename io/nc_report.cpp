@@ -16,12 +16,13 @@ using report_json::number;
 
 // The first contact along a move is found to about 1e-6 of the move's length, through float
 // bounds: positions are written to 0.1 micron, as the text summary shows them (not
-// -200.00003051757812 for -200). Depths are bounds from above: rounded up to 1e-6 mm.
+// -200.00003051757812 for -200), and depths to 1e-6 mm, the decisions' resolution. (+ 0.0: no
+// "-0.0" for what rounds to zero.)
 double position_mm(double v) {
-  return std::round(v * 1e4) / 1e4;
+  return std::round(v * 1e4) / 1e4 + 0.0;
 }
 double depth_mm(double v) {
-  return std::ceil(v * 1e6 - 1e-9) / 1e6;
+  return std::round(v * 1e6) / 1e6 + 0.0;
 }
 
 Json finding_json(const NcFinding& f) {

@@ -89,7 +89,7 @@ class ObjReader {
         if (back > count) {
           throw IoError::at_line(name_, line_no,
                                  "face index " + std::to_string(index) + " out of range (only " +
-                                     std::to_string(count) + " vertices read so far)");
+                                     count_of(count, "vertex", "vertices") + " read so far)");
         }
         resolved = count - back;
       } else {
@@ -141,7 +141,7 @@ class ObjReader {
   [[noreturn]] void out_of_range(std::uint64_t line_no, const std::string& index) const {
     throw IoError::at_line(name_, line_no,
                            "face index " + index + " out of range (file has " +
-                               std::to_string(mesh_.vertex_count()) + " vertices)");
+                               count_of(mesh_.vertex_count(), "vertex", "vertices") + ")");
   }
 
   const std::string& name_;

@@ -55,10 +55,9 @@ class OffReader {
     const std::uint64_t values = saturating_add(saturating_mul(3, nv), saturating_mul(4, nf));
     const std::uint64_t needed = values == 0 ? 0 : saturating_mul(2, values) - 1;
     if (needed > lines_.remaining_bytes()) {
-      fail("header says " + std::to_string(nv) + (nv == 1 ? " vertex and " : " vertices and ") +
-           std::to_string(nf) + (nf == 1 ? " face" : " faces") + " (at least " +
-           std::to_string(needed) + " bytes) but only " + std::to_string(lines_.remaining_bytes()) +
-           " bytes follow");
+      fail("header says " + count_of(nv, "vertex", "vertices") + " and " +
+           count_of(nf, "face", "faces") + " (at least " + count_of(needed, "byte", "bytes") +
+           ") but only " + count_of(lines_.remaining_bytes(), "byte follows", "bytes follow"));
     }
 
     Mesh mesh;
@@ -86,7 +85,7 @@ class OffReader {
         const std::uint64_t index = unsigned_value("a vertex index");
         if (index >= nv) {
           fail("face index " + std::to_string(index) + " out of range (file has " +
-               std::to_string(nv) + " vertices)");
+               count_of(nv, "vertex", "vertices") + ")");
         }
         corners.push_back(static_cast<std::uint32_t>(index));
       }
@@ -98,7 +97,8 @@ class OffReader {
     while (lines_.next_line()) {
       lines_.drop_comment();
       if (!lines_.at_line_end()) {
-        fail("unexpected data after the last face (header says " + std::to_string(nf) + " faces)");
+        fail("unexpected data after the last face (header says " + count_of(nf, "face", "faces") +
+             ")");
       }
     }
     if (mesh.triangle_count() == 0) throw IoError::in_file(name_, "no triangles");

@@ -273,7 +273,7 @@ class FaceSink {
     if (index < 0) return "negative vertex index " + std::to_string(index);
     if (static_cast<std::uint64_t>(index) >= vertex_count_) {
       return "face index " + std::to_string(index) + " out of range (file has " +
-             std::to_string(vertex_count_) + " vertices)";
+             count_of(vertex_count_, "vertex", "vertices") + ")";
     }
     corners_.push_back(static_cast<std::uint32_t>(index));
     return {};
@@ -390,9 +390,9 @@ class BinaryReader {
 
   void finish() {
     if (at_ != bytes_.size()) {
-      throw IoError::at_byte(
-          name_, at_,
-          "unexpected " + std::to_string(bytes_.size() - at_) + " bytes after the last element");
+      throw IoError::at_byte(name_, at_,
+                             "unexpected " + count_of(bytes_.size() - at_, "byte", "bytes") +
+                                 " after the last element");
     }
   }
 
@@ -524,9 +524,9 @@ Mesh read_body(Reader& reader, const Header& header, const Layout& layout, const
       counts += (counts.empty() ? "" : ", ") + std::string("element ") + e.name + " " +
                 std::to_string(e.count);
     }
-    const std::string what = "header declares " + counts + " (at least " + std::to_string(needed) +
-                             " bytes of data) but only " + std::to_string(data_bytes) +
-                             " bytes follow the header";
+    const std::string what = "header declares " + counts + " (at least " +
+                             count_of(needed, "byte", "bytes") + " of data) but only " +
+                             count_of(data_bytes, "byte follows", "bytes follow") + " the header";
     if (header.encoding == Encoding::ascii) throw IoError::at_line(name, header.data_line, what);
     throw IoError::at_byte(name, header.data_offset, what);
   }

@@ -71,13 +71,13 @@ Mesh parse_binary(std::string_view bytes, const std::string& name) {
     throw IoError::at_byte(name, bytes.size(),
                            "file truncated: expected an 84-byte binary STL header (80-byte "
                            "comment + facet count) or ASCII STL starting with 'solid', file has " +
-                               std::to_string(bytes.size()) + " bytes");
+                               count_of(bytes.size(), "byte", "bytes"));
   }
   const std::uint64_t count = load_u32_le(bytes.data() + 80);
   const std::uint64_t expected = kHeaderBytes + kRecordBytes * count;
-  const std::string says =
-      "header says " + std::to_string(count) + (count == 1 ? " triangle (" : " triangles (") +
-      std::to_string(expected) + " bytes) but file has " + std::to_string(bytes.size()) + " bytes";
+  const std::string says = "header says " + count_of(count, "triangle", "triangles") + " (" +
+                           std::to_string(expected) + " bytes) but file has " +
+                           std::to_string(bytes.size()) + " bytes";
   if (bytes.size() < expected) {
     const std::uint64_t complete = (bytes.size() - kHeaderBytes) / kRecordBytes;
     throw IoError::at_byte(name, kHeaderBytes + kRecordBytes * complete,
@@ -87,8 +87,8 @@ Mesh parse_binary(std::string_view bytes, const std::string& name) {
   }
   if (bytes.size() > expected) {
     throw IoError::at_byte(name, expected,
-                           "unexpected " + std::to_string(bytes.size() - expected) +
-                               " bytes after the last facet record (" + says + ")");
+                           "unexpected " + count_of(bytes.size() - expected, "byte", "bytes") +
+                               " after the last facet record (" + says + ")");
   }
   if (count > kMaxFacets) {
     throw IoError::at_byte(name, 80, "too many facets for 32-bit vertex indices: " + says);

@@ -37,9 +37,10 @@ namespace {
 
 constexpr int K = 18;
 // The stock height field: about a million cells unless asked otherwise (8 MB), at most 64 million.
-// The default cell is at least 0.01 mm: a cut costs up to 64 samples per cell in the tool's reach,
-// and on a stock smaller than the tool (a 1 mm cube: 0.001 mm cells) every cut reached all million
-// cells, a minute for a few moves. Coarser cells only bound the material from further above.
+// The default cell is about 0.01 mm at the smallest (whole cells across the stock may make it a
+// little smaller): a cut costs up to 64 samples per cell in the tool's reach, and on a stock
+// smaller than the tool (a 1 mm cube: 0.001 mm cells) every cut reached all million cells, a
+// minute for a few moves. Coarser cells only bound the material from further above.
 constexpr std::size_t kDefaultStockCells = 1u << 20;
 constexpr double kMinDefaultStockCell = 0.01;
 constexpr std::size_t kMaxStockCells = std::size_t{1} << 26;

@@ -61,8 +61,9 @@ struct NcCheckOptions {
   double tolerance = -1;  // gouge threshold, mm (< 0: the setup's)
   double delta = 1e-6;
   double arc_sagitta = 1e-3;  // the largest chord sagitta, mm (the tool grows by it)
-  double stock_cell = 0;      // the box stock's height-field cell, mm (0: about 10^6 cells, at least 0.01)
-  unsigned threads = 0;       // 0: every hardware thread
+  // The stock's height-field cell, mm (0: about 10^6 cells, about 0.01 mm at the smallest).
+  double stock_cell = 0;
+  unsigned threads = 0;  // 0: every hardware thread
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
   const std::atomic<bool>* cancel = nullptr;
 };

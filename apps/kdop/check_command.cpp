@@ -11,6 +11,7 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "engine/collision_pair.hpp"
+#include "io/atomic_file.hpp"
 #include "io/file_extension.hpp"
 #include "io/json_document.hpp"
 
@@ -45,7 +46,8 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& args) {
                 "Find every intersecting triangle pair (default: stop at the first)");
   cmd->add_flag("--json", args.json, "Print one JSON object instead of text");
   cmd->add_option("--out,-o", args.out,
-                  "Write the result to this file instead of stdout: .json (JSON) or .txt (text)")
+                  "Write the result to this file instead of stdout: .json (JSON) or .txt (text; "
+                  "JSON with --json)")
       ->check(non_empty());
   cmd->add_option("--clearance", args.clearance,
                   "Distance query (k-DOP types): report the least distance and the pairs at most "
@@ -138,14 +140,15 @@ int run_clearance_check(const CheckArgs& args, const PairConfig& config, const P
 
 int run_check(const CheckArgs& args) {
   const PairConfig config = make_pair_config(args.build);
-  // A report is text or JSON: another extension (.csv, a results name from kdop batch) would get
-  // text a script then fails to parse.
+  check_outputs({{"--env", args.env}, {"--object", args.object}}, {{"--out", args.out}});
+  // A report is text or JSON: another name (.csv, a results name from kdop batch) would get text
+  // a script then fails to parse. A stream (/dev/stdout, a FIFO) has no name to go by.
   if (const std::string ext = lowercase_extension(args.out);
-      !ext.empty() && ext != ".json" && ext != ".txt") {
+      !args.out.empty() && ext != ".json" && ext != ".txt" &&
+      !is_stream_without_extension(args.out)) {
     throw InputError("--out: expected a .json (JSON) or .txt (text) file name, got '" + args.out +
                      "'");
   }
-  check_outputs({{"--env", args.env}, {"--object", args.object}}, {{"--out", args.out}});
   const Pose pose = !args.matrix.empty()
                         ? parse_matrix_option(args.matrix)
                         : (!args.pose.empty() ? parse_pose_option(args.pose) : Pose{});

@@ -76,7 +76,7 @@ struct NcArgs {
   std::string program, moves;
   std::string setup, tools, out, plot;
   double tolerance = -1;   // < 0: the setup's
-  double stock_cell = 0;   // 0: about 10^6 cells, at least 0.01 mm
+  double stock_cell = 0;   // 0: about 10^6 cells, about 0.01 mm at the smallest
   std::int64_t tool = -1;  // the tool in the spindle at the start (< 0: the setup's)
   std::string max_memory;  // --max-memory: the expanded program's limit (empty: available)
   unsigned threads = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // The environment and objects of `kdop check` and `kdop batch`, each given as a mesh or as a
 // hierarchy file (`kdop build`; found by its magic or its .kdop extension). Files fix the BV type
-// (all must agree, and so must an explicit --bv / --k); meshes are built with it.
+// (all must agree, and so must an explicit --bv / --k); meshes are built with it. BvAgreement is
+// also `kdop path`'s check of its scene's hierarchy files.
 #include <optional>
 #include <string>
 #include <vector>

@@ -46,10 +46,10 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "Plot, .svg or .png: plan view of the setup, tool path and findings; tip z and "
                   "findings along the program")
       ->check(non_empty());
-  cmd->add_option(
-         "--stock-cell", args.stock_cell,
-         "Cell size of the box stock's height field, mm (default: about 10^6 cells, at least 0.01; "
-         "smaller cells cost time and judge rapids closer to walls)")
+  cmd->add_option("--stock-cell", args.stock_cell,
+                  "Cell size of the box stock's height field, mm (default: about 10^6 cells, about "
+                  "0.01 at the smallest; "
+                  "smaller cells cost time and judge rapids closer to walls)")
       ->check(finite_positive());
   cmd->add_option("--max-memory", args.max_memory,
                   "Refuse programs whose expanded moves would need more memory than this (bytes, "

@@ -120,14 +120,13 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   c.environment = BuildConfig{*rule, *split, o.env_leaf, bins, o.all_directions};
   c.object = BuildConfig{*rule, *split, o.object_leaf, bins, o.all_directions};
   apply_bv_defaults(o, c.bv, c.environment, c.object);
-  // Only the volume rules cost candidate planes; the others would take the mean instead.
-  const SplitRule used = c.environment.rule;  // (the BV type's default when --rule is left out)
-  const bool volume_rule =
-      used == SplitRule::min_sum || used == SplitRule::min_max || used == SplitRule::surface_area;
-  if (!volume_rule && (*split == SplitPoint::binned || o.all_directions)) {
+  // Only the volume rules cost candidate planes; the others would take the mean instead. (No BV
+  // type's default rule is one; which default applies may be up to hierarchy files.)
+  if (!is_volume_rule(c.environment.rule) && (*split == SplitPoint::binned || o.all_directions)) {
     throw InputError(
         std::string(*split == SplitPoint::binned ? "--split binned" : "--all-directions") +
-        " needs a volume rule (--rule min-sum, min-max or surface-area), not " + to_string(used));
+        " needs a volume rule (--rule min-sum, min-max or surface-area), not " +
+        (o.rule.empty() ? std::string("the default rule") : to_string(*rule)));
   }
   if (o.tumble != "vertices" && o.tumble != "affine") {
     throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");

@@ -125,9 +125,9 @@ check "all directions, 3 bins" 1 "$kdop" check --env cube.obj --object cube.obj 
 expect "all directions same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 check "unknown split" 2 "$kdop" check --env cube.obj --object cube.obj --split middle
 check "all directions without a volume rule" 2 "$kdop" check --env cube.obj --object cube.obj --all-directions
-expect "all directions without a volume rule says why" grep -q -- "^kdop: --all-directions needs a volume rule (--rule min-sum, min-max or surface-area), not splatter$" err.txt
+expect "all directions without a volume rule says why" grep -q -- "^kdop: --all-directions needs a volume rule (--rule min-sum, min-max or surface-area), not the default rule$" err.txt
 check "binned with the obb default rule" 2 "$kdop" build --mesh cube.obj --out never.kdop --bv obb --split binned
-expect "binned with the obb default rule names it" grep -q -- "not obb-axis$" err.txt
+expect "binned with the obb default rule says so" grep -q -- "not the default rule$" err.txt
 expect "binned refused: no file" test ! -e never.kdop
 check "one bin is too few" 2 "$kdop" check --env cube.obj --object cube.obj --split binned --bins 1
 check "unknown tumble" 2 "$kdop" check --env cube.obj --object cube.obj --tumble spin
@@ -153,6 +153,8 @@ check "out file" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5
 check "check out as csv" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out result.csv
 expect "check out as csv says so" grep -q -- "^kdop: --out: expected a .json (JSON) or .txt (text) file name, got 'result.csv'$" err.txt
 expect "check out as csv: nothing written" test ! -e result.csv
+check "check out without an extension" 2 "$kdop" check --env cube.obj --object cube.obj --out result
+expect "check out without an extension: nothing written" test ! -e result
 check "check out as text" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.5,0.5,1,0,0,0 --out result.txt
 expect "check out as text holds text" grep -q "^collides: yes" result.txt
 expect "out file written" grep -q '"collides":true' result.json
@@ -596,6 +598,7 @@ expect "nc json summary" grep -q '"summary": {"moves":17,"unchecked_moves":0,"fi
 # possible false alarm (labelled) on the same stock given as a mesh, which has no removal model.
 check "nc stock model clears" 0 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --out ncx/f.json
 expect "nc stock model summary" grep -q '"stock_model":"height_field","stock_cell":[0-9.e-]*,"cleared_by_stock_model":1' ncx/f.json
+expect "nc no gouge: depth 0, not -0" grep -q '"max_gouge_depth":0.0,' ncx/f.json
 printf 'v 0 0 -220\nv 100 0 -220\nv 0 60 -220\nv 100 60 -220\nv 0 0 -200\nv 100 0 -200\nv 0 60 -200\nv 100 60 -200\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\nf 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\n' > ncx/stock.obj
 sed 's|"stock": {"box": \[0, 0, -220, 100, 60, -200\]}|"stock": {"mesh": "stock.obj"}|' ncx/setup.json > ncx/setup_mesh.json
 # A mesh stock is followed as it is cut too (a height field bounding it from above).
