@@ -288,18 +288,21 @@ class PathChecker {
     const std::vector<Other>& others = others_[i];
     Least least;
     if (s.nearest >= 0) least = {s.distance, t, s.nearest};
-    const Pose pose = object_pose(i, t);
     for (std::size_t k = 0; k < others.size(); ++k) {
-      if (std::isfinite(worker.distances[k])) continue;
-      const Other& x = others[k];
-      const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
-      const DopTree<K>& tree =
-          x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
-      nearest_pair<K>(tree, trees_.objects[i], relative_pose(at, pose), least.distance,
-                      worker.scratch[i], worker.result);
-      least.offer(worker.result.distance, t, static_cast<int>(k));
+      if (!std::isfinite(worker.distances[k])) nearest_to(i, k, t, least, worker);
     }
     return least;
+  }
+
+  // Offers object i's distance to other k at time t (below the least so far) to `least`.
+  void nearest_to(std::uint32_t i, std::size_t k, double t, Least& least, Worker<K>& worker) {
+    const Other& x = others_[i][k];
+    const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
+    const DopTree<K>& tree =
+        x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
+    nearest_pair<K>(tree, trees_.objects[i], relative_pose(at, object_pose(i, t)), least.distance,
+                    worker.scratch[i], worker.result);
+    least.offer(worker.result.distance, t, static_cast<int>(k));
   }
 
   // The rounding bound of a distance between object i (at relative translation t) and x.
@@ -643,7 +646,13 @@ class PathChecker {
         any_advancement = any_advancement || !translation;
         if (!translation) continue;
         const double until = swept.status == SegmentStatus::free ? p1 : swept.t;
-        if (!(until > p0) && swept.status != SegmentStatus::free) continue;
+        if (!(until > p0)) {
+          // Another pair already meets at p0, where the segment stops; this one's distance
+          // there still counts towards its least (a part within the clearance of a table at p0
+          // may be nearer a wall).
+          nearest_to(i, k, p0, least, worker);
+          continue;
+        }
         const Outcome o = first_sweep_contact(i, k, p0, until, errors[k], worker, r.steps,
                                               bisection_steps, least);
         if (o.status != SegmentStatus::free &&

@@ -124,7 +124,11 @@ std::string summary_text(const PathReport& report) {
   if (!std::isnan(s.worst_clearance)) {
     out << "least distance: " << format_number(s.worst_clearance)
         << " at t=" << format_number(s.worst_clearance_t) << " (" << s.worst_clearance_object
-        << " to " << s.worst_clearance_with << ")\n";
+        << " to " << s.worst_clearance_with << ")";
+    // A continuous check stops a segment at its first contact: what comes after is not measured.
+    if (s.continuous && s.colliding + s.undecided > 0)
+      out << ", up to each segment's first contact";
+    out << "\n";
   }
   if (s.clearance > 0) out << "clearance: " << format_number(s.clearance) << "\n";
   out << "time: " << format_number(s.time_s) << " s on " << s.threads << " thread"

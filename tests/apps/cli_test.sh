@@ -900,6 +900,12 @@ check "automatic root of obb trees" 1 "$kdop" check --env cube.obj --object cube
 # Out of distance queries: the turning arm's segments are undecided, and the summary says that the
 # one stopped before the part's proved contact (a sweep's: its bisection outlasts --max-steps) may
 # hold an earlier one. With the part turning too, no contact is proved: "none proved", not "none".
+# A clearance the part is within from the start: each segment stops at its first contact (t0),
+# and the others' distances there still count. From t=1 the part is 35 from the table and 4.75
+# from the wall (found by a hostile walk: the segment said 35, the table's).
+check "path clearance from the start" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --continuous --clearance 50 --out wide_clearance.json
+expect "path clearance from the start: the wall counts at t0" grep -q '"object":"part","t0":1.0,"t1":2.0,"status":"collides","t_hit":1.0,"with":"table","pair":\[[0-9]*,[0-9]*\],"min_distance":4.75,"steps":[0-9]*,"time_us":[0-9.e]*,"min_distance_t":1.0,"min_distance_with":"wall"' wide_clearance.json
+expect "path clearance from the start: the summary says how far" grep -q "^least distance: 4.75 at t=1 (part to wall), up to each segment's first contact$" err.txt
 check "path out of steps" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --continuous --max-steps 1
 expect "path out of steps summary" grep -q "^first collision: t=1.11875 part with wall; 1 undecided segment may hold an earlier one$" out.txt
 sed 's/^1,part,40,0,40,1,0,0,0$/1,part,40,0,40,0.995,0.0998,0,0/' "$repo/examples/path/trajectory.csv" >turning.csv
