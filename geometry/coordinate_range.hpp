@@ -13,8 +13,10 @@
 // of subnormal size (every type); meshes at 2^-99 (1.6e-30) answer exactly as at 1. Single tiny
 // coordinates in a mesh of ordinary size are common (3.5e-32 from a sphere's sin(pi)) and fine:
 // only a whole mesh smaller than 1e-30 mm (10^-15 of a proton) is refused.
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -29,11 +31,16 @@ inline bool coordinate_in_range(double v) {
 // What a reader says after naming the value: "... is beyond +-1e30 (kdop's coordinate range)".
 inline constexpr const char* kBeyondCoordinateRange = "is beyond +-1e30 (kdop's coordinate range)";
 
-// `what` = v, in %g, beyond the range: "coordinate 4e+38 is beyond +-1e30 (...)".
+// `what` = v, in the shortest digits that read back to v (1.0000001e+30, not %g's 1e+30, which
+// would look within the range; a binary file's float as a float: 2e+38, not
+// 1.9999999360571385e+38), beyond the range: "coordinate 4e+38 is beyond +-1e30 (...)".
 inline std::string beyond_range(const std::string& what, double v) {
   char text[40];
-  std::snprintf(text, sizeof text, "%g", v);
-  return what + text + " " + kBeyondCoordinateRange;
+  const bool is_float = std::fabs(v) <= std::numeric_limits<float>::max() &&
+                        static_cast<double>(static_cast<float>(v)) == v;
+  const auto end = is_float ? std::to_chars(text, text + sizeof text, static_cast<float>(v)).ptr
+                            : std::to_chars(text, text + sizeof text, v).ptr;
+  return what + std::string(text, end) + " " + kBeyondCoordinateRange;
 }
 
 // For binary files (text ones quote the token as written).

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string_view>
 #include <system_error>
 
@@ -134,7 +135,8 @@ void AtomicFileWriter::write(std::string_view bytes) {
   }
 }
 
-void AtomicFileWriter::commit() {
+void AtomicFileWriter::finish() {
+  if (file_ == nullptr) return;
   // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
   // In place (a device, a FIFO, a descriptor) nothing is synced or renamed.
   const bool synced =
@@ -145,6 +147,10 @@ void AtomicFileWriter::commit() {
   file_ = nullptr;
   if (!synced) fail("cannot write " + written_, sync_error);
   if (!closed) fail("cannot write " + written_, close_error);
+}
+
+void AtomicFileWriter::commit() {
+  finish();
   if (!target_.in_place && std::rename(written_.c_str(), target_.file.c_str()) != 0) {
     fail("cannot rename " + written_, errno);
   }
@@ -163,6 +169,15 @@ void write_file_atomic(const std::string& path, std::string_view bytes) {
   AtomicFileWriter file(path);
   file.write(bytes);
   file.commit();
+}
+
+void write_outputs_atomic(const std::vector<PendingOutput>& outputs) {
+  std::vector<std::unique_ptr<AtomicFileWriter>> files;
+  for (const PendingOutput& o : outputs)
+    files.push_back(std::make_unique<AtomicFileWriter>(o.path));
+  for (std::size_t i = 0; i < outputs.size(); ++i) outputs[i].write(*files[i]);
+  for (const auto& file : files) file->finish();  // every write error before any rename
+  for (const auto& file : files) file->commit();
 }
 
 }  // namespace kdop

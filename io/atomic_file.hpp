@@ -14,8 +14,10 @@
 #include <sys/types.h>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kdop {
 
@@ -44,7 +46,10 @@ class AtomicFileWriter {
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
 
   void write(std::string_view bytes);
-  // Flushes, syncs to disk and renames (in place: flushes); after it the writer holds nothing.
+  // Flushes, syncs to disk and closes (in place: flushes): every write error shows here, and the
+  // temporary is still removed if commit() never comes. Idempotent.
+  void finish();
+  // finish(), then renames; after it the writer holds nothing.
   void commit();
 
   const std::string& path() const { return path_; }
@@ -61,5 +66,16 @@ class AtomicFileWriter {
 
 // All of `bytes` to `path` through an AtomicFileWriter: never a partial file.
 void write_file_atomic(const std::string& path, std::string_view bytes);
+
+// One of a command's outputs: `write` puts its bytes into the writer (and does not commit).
+struct PendingOutput {
+  std::string path;
+  std::function<void(AtomicFileWriter&)> write;
+};
+
+// A command's outputs together: every temporary is created, written and synced before any is
+// renamed, so an output that cannot be created or written (a folder gone, a full disk, /dev/full)
+// leaves none of them, and replaces no earlier file. (Only a rename failing part-way could.)
+void write_outputs_atomic(const std::vector<PendingOutput>& outputs);
 
 }  // namespace kdop

@@ -455,6 +455,7 @@ class Interpreter {
     if (b.given('F')) {
       if (b.value('F') < 0) fail("negative feed rate F");
       feed_ = b.value('F');
+      feed_given_ = true;
     }
     if (b.given('S') && b.value('S') < 0) fail("negative spindle speed S");
     if (b.given('T')) {
@@ -632,7 +633,8 @@ class Interpreter {
       if (!b.given('F')) fail("F word missing for a feed move in inverse time mode (G93)");
       if (b.value('F') == 0) fail("zero feed rate (F0)");
     } else if (feed_ == 0) {
-      fail("feed move with a zero feed rate (no F word yet)");
+      fail(feed_given_ ? "feed move with a zero feed rate (F0)"
+                       : "feed move with a zero feed rate (no F word yet)");
     }
   }
 
@@ -901,7 +903,8 @@ class Interpreter {
   bool retract_to_r_ = true;
   bool inverse_time_ = false;
   double feed_ = 0;
-  int coord_ = 0;  // 0..5: G54..G59
+  bool feed_given_ = false;  // an F word came (F0 included): a zero feed is then F0's
+  int coord_ = 0;            // 0..5: G54..G59
   std::array<Vec3, 6> work_{};
   Vec3 g92_{}, g92_saved_{};
   Vec3 g28_{}, g30_{};

@@ -7,6 +7,10 @@
 namespace kdop {
 
 void write_nc_moves_csv(const NcProgram& program, const std::string& path) {
+  write_outputs_atomic({{path, [&](AtomicFileWriter& f) { write_nc_moves_csv(program, f); }}});
+}
+
+void write_nc_moves_csv(const NcProgram& program, AtomicFileWriter& file) {
   std::string out =
       "line,n,kind,x0,y0,z0,x1,y1,z1,cx,cy,cz,plane,dir,turns,tool,tool_length,block\n";
   out.reserve(out.size() + program.moves.size() * 160);
@@ -43,9 +47,7 @@ void write_nc_moves_csv(const NcProgram& program, const std::string& path) {
     csv::put_field(out, program.block_text(m));
     out += '\n';
   }
-  AtomicFileWriter file(path);
   file.write(out);
-  file.commit();
 }
 
 }  // namespace kdop

@@ -9,10 +9,13 @@
 // so a failed run leaves no partial file.
 #include <string>
 
+#include "io/atomic_file.hpp"
 #include "io/gcode_program.hpp"
 
 namespace kdop {
 
 void write_nc_moves_csv(const NcProgram& program, const std::string& path);
+// Into `file`, which the caller commits (write_outputs_atomic).
+void write_nc_moves_csv(const NcProgram& program, AtomicFileWriter& file);
 
 }  // namespace kdop

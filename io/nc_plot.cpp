@@ -991,13 +991,17 @@ void draw_plot(cairo_t* cr, const NcProgram& program, const NcReport& report) {
 }  // namespace
 
 void write_nc_plot(const NcProgram& program, const NcReport& report, const std::string& path) {
+  write_outputs_atomic({{path, [&](AtomicFileWriter& f) { write_nc_plot(program, report, f); }}});
+}
+
+void write_nc_plot(const NcProgram& program, const NcReport& report, AtomicFileWriter& file) {
   std::string desc = headline(program, report) + ". " + details(report) + ".";
   for (std::size_t i = 0; i < report.solids.size(); ++i) {
     desc +=
         (i == 0 ? " Solids: " : ", ") + report.solids[i].name + " (" + report.solids[i].role + ")";
   }
   write_plot(
-      path, [&](cairo_t* cr) { draw_plot(cr, program, report); }, headline(program, report), desc);
+      file, [&](cairo_t* cr) { draw_plot(cr, program, report); }, headline(program, report), desc);
 }
 
 }  // namespace kdop

@@ -16,5 +16,7 @@
 namespace kdop {
 
 void write_nc_plot(const NcProgram& program, const NcReport& report, const std::string& path);
+// Into `file`, which the caller commits (write_outputs_atomic).
+void write_nc_plot(const NcProgram& program, const NcReport& report, AtomicFileWriter& file);
 
 }  // namespace kdop

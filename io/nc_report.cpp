@@ -131,11 +131,12 @@ const char* to_string(ToolPart part) {
 }
 
 void write_nc_report(const NcReport& report, const std::string& path) {
-  const ReportFormat format = report_format_from_path(path);
-  const std::string text = format == ReportFormat::json ? json_text(report) : csv_text(report);
-  AtomicFileWriter file(path);
-  file.write(text);
-  file.commit();
+  write_outputs_atomic({{path, [&](AtomicFileWriter& f) { write_nc_report(report, f); }}});
+}
+
+void write_nc_report(const NcReport& report, AtomicFileWriter& file) {
+  const ReportFormat format = report_format_from_path(file.path());
+  file.write(format == ReportFormat::json ? json_text(report) : csv_text(report));
 }
 
 }  // namespace kdop

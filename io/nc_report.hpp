@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "io/atomic_file.hpp"
+
 namespace kdop {
 
 enum class NcFindingKind { collision, rapid_into_material, gouge };
@@ -87,5 +89,7 @@ struct NcReport {
 // Writes the report (.json or .csv by extension); IoError naming the file otherwise or if it
 // cannot be written.
 void write_nc_report(const NcReport& report, const std::string& path);
+// Into `file` (.json or .csv by its name), which the caller commits (write_outputs_atomic).
+void write_nc_report(const NcReport& report, AtomicFileWriter& file);
 
 }  // namespace kdop

@@ -520,12 +520,16 @@ void draw_plot(cairo_t* cr, const PathReport& report) {
 }  // namespace
 
 void write_path_plot(const PathReport& report, const std::string& path) {
+  write_outputs_atomic({{path, [&](AtomicFileWriter& f) { write_path_plot(report, f); }}});
+}
+
+void write_path_plot(const PathReport& report, AtomicFileWriter& file) {
   std::string desc = details(report.summary) + ". Objects:";
   for (std::size_t i = 0; i < report.objects.size(); ++i) {
     desc += (i == 0 ? " " : ", ") + clean_text(report.objects[i]);
   }
   write_plot(
-      path, [&](cairo_t* cr) { draw_plot(cr, report); }, headline(report.summary), desc);
+      file, [&](cairo_t* cr) { draw_plot(cr, report); }, headline(report.summary), desc);
 }
 
 }  // namespace kdop

@@ -169,11 +169,12 @@ ReportFormat report_format_from_path(const std::string& path) {
 }
 
 void write_path_report(const PathReport& report, const std::string& path) {
-  const ReportFormat format = report_format_from_path(path);
-  const std::string text = format == ReportFormat::json ? json_text(report) : csv_text(report);
-  AtomicFileWriter file(path);
-  file.write(text);
-  file.commit();
+  write_outputs_atomic({{path, [&](AtomicFileWriter& f) { write_path_report(report, f); }}});
+}
+
+void write_path_report(const PathReport& report, AtomicFileWriter& file) {
+  const ReportFormat format = report_format_from_path(file.path());
+  file.write(format == ReportFormat::json ? json_text(report) : csv_text(report));
 }
 
 }  // namespace kdop

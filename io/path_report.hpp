@@ -32,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include "io/atomic_file.hpp"
+
 namespace kdop {
 
 enum class SegmentStatus { free, collides, undecided };
@@ -114,6 +116,8 @@ ReportFormat report_format_from_path(const std::string& path);
 
 // Writes the report; IoError naming the file if it cannot be written.
 void write_path_report(const PathReport& report, const std::string& path);
+// Into `file` (.json or .csv by its name), which the caller commits (write_outputs_atomic).
+void write_path_report(const PathReport& report, AtomicFileWriter& file);
 
 // The least-distance curve the plot draws for objects[object], by time: every sample's distance
 // (0 for a touching sample without one), and every segment's least distance at the time it was
@@ -126,5 +130,7 @@ std::vector<PathSample> least_distance_curve(const PathReport& report, std::uint
 // time axis (Klosowski et al. 1998, Fig. 3 style), one line per object, collisions marked; .svg or
 // .png (cairo) by extension, IoError otherwise. Layout: io/path_plot.cpp.
 void write_path_plot(const PathReport& report, const std::string& path);
+// Into `file`, which the caller commits (write_outputs_atomic).
+void write_path_plot(const PathReport& report, AtomicFileWriter& file);
 
 }  // namespace kdop

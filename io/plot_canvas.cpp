@@ -410,8 +410,9 @@ PlotFormat plot_format_from_path(const std::string& path) {
                                    " (expected .svg or .png)");
 }
 
-void write_plot(const std::string& path, const std::function<void(cairo_t*)>& draw,
+void write_plot(AtomicFileWriter& file, const std::function<void(cairo_t*)>& draw,
                 const std::string& title, const std::string& desc) {
+  const std::string& path = file.path();
   std::string bytes;
   if (plot_format_from_path(path) == PlotFormat::svg) {
     bytes = svg_bytes(draw, path);
@@ -425,9 +426,7 @@ void write_plot(const std::string& path, const std::function<void(cairo_t*)>& dr
   } else {
     bytes = png_bytes(draw, path);
   }
-  AtomicFileWriter file(path);
   file.write(bytes);
-  file.commit();
 }
 
 }  // namespace kdop::plot

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/atomic_file.hpp"
+
 typedef struct _cairo cairo_t;  // as cairo.h declares it
 
 namespace kdop::plot {
@@ -121,10 +123,10 @@ enum class PlotFormat { svg, png };
 // otherwise.
 PlotFormat plot_format_from_path(const std::string& path);
 
-// Renders `draw` on a white kWidth x kHeight canvas and writes it atomically as SVG (with
-// `title` and `desc`, XML-escaped) or PNG, by extension. IoError naming `path` for a bad
-// extension, a cairo failure or a file that cannot be written (nothing is left behind then).
-void write_plot(const std::string& path, const std::function<void(cairo_t*)>& draw,
+// Renders `draw` on a white kWidth x kHeight canvas and writes it into `file` as SVG (with
+// `title` and `desc`, XML-escaped) or PNG, by the file's extension (the caller commits). IoError
+// naming the file for a bad extension, a cairo failure or a write that fails.
+void write_plot(AtomicFileWriter& file, const std::function<void(cairo_t*)>& draw,
                 const std::string& title, const std::string& desc);
 
 }  // namespace kdop::plot

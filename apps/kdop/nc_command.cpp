@@ -240,19 +240,21 @@ int run_nc(const NcArgs& args) {
     return kExitInterrupted;
   }
   report->summary.parse_s = parse_s;
-  // Every output is written once the check has ended: an error or an interrupt leaves none.
+  // Every output is written once the check has ended, all together: an error or an interrupt
+  // leaves none (a plot that cannot be created keeps the report from replacing an older one).
+  std::vector<PendingOutput> pending;
   if (!args.moves.empty()) {
-    register_output_file(args.moves);
-    write_nc_moves_csv(program, args.moves);
+    pending.push_back({args.moves, [&](AtomicFileWriter& f) { write_nc_moves_csv(program, f); }});
   }
   if (!args.out.empty()) {
-    register_output_file(args.out);
-    write_nc_report(*report, args.out);
+    pending.push_back({args.out, [&](AtomicFileWriter& f) { write_nc_report(*report, f); }});
   }
   if (!args.plot.empty()) {
-    register_output_file(args.plot);
-    write_nc_plot(program, *report, args.plot);
+    pending.push_back(
+        {args.plot, [&](AtomicFileWriter& f) { write_nc_plot(program, *report, f); }});
   }
+  for (const PendingOutput& o : pending) register_output_file(o.path);
+  write_outputs_atomic(pending);
   if (interrupted()) return kExitInterrupted;
   const std::string text = summary_text(*report, program, setup.has_part);
   if (args.out.empty()) {

@@ -227,14 +227,16 @@ int run_path(const PathArgs& args) {
     std::cerr << "kdop: interrupted\n";
     return kExitInterrupted;
   }
+  // Both outputs together: one that cannot be created or written leaves neither.
+  std::vector<PendingOutput> pending;
   if (!args.out.empty()) {
-    register_output_file(args.out);
-    write_path_report(*report, args.out);
+    pending.push_back({args.out, [&](AtomicFileWriter& f) { write_path_report(*report, f); }});
   }
   if (!args.plot.empty()) {
-    register_output_file(args.plot);
-    write_path_plot(*report, args.plot);
+    pending.push_back({args.plot, [&](AtomicFileWriter& f) { write_path_plot(*report, f); }});
   }
+  for (const PendingOutput& o : pending) register_output_file(o.path);
+  write_outputs_atomic(pending);
   if (interrupted()) return kExitInterrupted;
   const std::string text = summary_text(*report);
   if (args.out.empty()) {

@@ -272,6 +272,10 @@ expect "batch npy on stdin says so" grep -q "<stdin>: line 1: this is a NumPy (.
 
 # Batch errors: exit 2, one line, no output file.
 printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nok,0,0,0,1,0,0,0\nbad,0,0,0,0,0,0,0\n' >zero_q.csv
+# A value just beyond the range is written as it was read, not rounded to 1e+30.
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nfar,1.0000001e30,0,0,1,0,0,0\n' > beyond.csv
+check "batch translation just beyond the range" 2 "$kdop" batch --env cube.obj --object cube.obj --poses beyond.csv
+expect "batch translation just beyond the range says it" grep -q "^kdop: beyond.csv: line 2: translation tx = 1.0000001e+30 is beyond +-1e30" err.txt
 check "batch zero quaternion" 2 "$kdop" batch --env cube.obj --object cube.obj --poses zero_q.csv --out never.csv
 expect "batch zero quaternion names line 3" grep -q "zero_q.csv: line 3" err.txt
 expect "batch no partial output" test ! -e never.csv
@@ -610,6 +614,13 @@ check "nc stock cell needs setup" 2 "$kdop" nc --program ncx/face_then_rapid.nc 
 # Every output waits for the check to end, and a folder that does not exist fails before it.
 check "nc out in a missing folder" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --moves ncx/early.csv --out ncx/nodir/r.json
 expect "nc out in a missing folder: no moves either" test ! -e ncx/early.csv
+# Outputs are all or none: one that fails late (a plot onto a full device) leaves no report and no
+# moves either, and no temporaries (found by a hostile walk: the report stayed).
+check "nc outputs together" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --moves ncx/together.csv --out ncx/together.json --plot /dev/full
+expect "nc outputs together says why" grep -q "^kdop: /dev/full: cannot write (No space left on device)$" err.txt
+expect "nc outputs together: no report" test ! -e ncx/together.json
+expect "nc outputs together: no moves" test ! -e ncx/together.csv
+expect "nc outputs together: no temporaries" test -z "$(ls ncx | grep tmp)"
 check "nc threads out of range" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --threads 100000000
 # A canned cycle that would expand past the memory budget is refused before it expands (found by
 # the G-code fuzzer as an out-of-memory kill).
@@ -906,6 +917,8 @@ check "automatic root of obb trees" 1 "$kdop" check --env cube.obj --object cube
 check "path clearance from the start" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --continuous --clearance 50 --out wide_clearance.json
 expect "path clearance from the start: the wall counts at t0" grep -q '"object":"part","t0":1.0,"t1":2.0,"status":"collides","t_hit":1.0,"with":"table","pair":\[[0-9]*,[0-9]*\],"min_distance":4.75,"steps":[0-9]*,"time_us":[0-9.e]*,"min_distance_t":1.0,"min_distance_with":"wall"' wide_clearance.json
 expect "path clearance from the start: the summary says how far" grep -q "^least distance: 4.75 at t=1 (part to wall), up to each segment's first contact$" err.txt
+check "path outputs together" 2 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --out together_path.json --plot /dev/full
+expect "path outputs together: no report" test ! -e together_path.json
 check "path out of steps" 1 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --continuous --max-steps 1
 expect "path out of steps summary" grep -q "^first collision: t=1.11875 part with wall; 1 undecided segment may hold an earlier one$" out.txt
 sed 's/^1,part,40,0,40,1,0,0,0$/1,part,40,0,40,0.995,0.0998,0,0/' "$repo/examples/path/trajectory.csv" >turning.csv

@@ -55,6 +55,29 @@ TEST_F(WriteFileAtomic, FailureThrowsAndLeavesNothingBehind) {
   EXPECT_EQ(entries(), 1u);
 }
 
+TEST_F(WriteFileAtomic, OutputsTogetherAreAllOrNone) {
+  // The second output cannot be created, or fails when written: the first, an existing file,
+  // keeps its old bytes, and no temporary stays.
+  const std::string report = (dir_ / "report.json").string();
+  write_file_atomic(report, "old");
+  auto put = [](const char* bytes) { return [=](AtomicFileWriter& f) { f.write(bytes); }; };
+  const std::string missing = (dir_ / "no_such_dir" / "plot.svg").string();
+  EXPECT_THROW(write_outputs_atomic({{report, put("new")}, {missing, put("plot")}}), IoError);
+  EXPECT_EQ(slurp(report), "old");
+  EXPECT_EQ(entries(), 1u);
+  if (::access("/dev/full", W_OK) == 0) {
+    EXPECT_THROW(write_outputs_atomic({{report, put("new")}, {"/dev/full", put("plot")}}), IoError);
+    EXPECT_EQ(slurp(report), "old");
+    EXPECT_EQ(entries(), 1u);
+  }
+  // Both can be written: both are.
+  const std::string plot = (dir_ / "plot.svg").string();
+  write_outputs_atomic({{report, put("new")}, {plot, put("plot")}});
+  EXPECT_EQ(slurp(report), "new");
+  EXPECT_EQ(slurp(plot), "plot");
+  EXPECT_EQ(entries(), 2u);
+}
+
 TEST_F(WriteFileAtomic, ReplacesALinksTargetAndKeepsTheLink) {
   // A relative link to a link in a sub-folder, the last one dangling: the file appears at the end
   // of the chain, and both links stay links.
