@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <new>
@@ -20,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/csv_text.hpp"
 #include "io/io_error.hpp"
 #include "io/json_document.hpp"
 #include "io/text_scanner.hpp"
@@ -134,9 +136,6 @@ class CsvTrajectory {
     while (lines_.next_line()) {
       const std::string_view line = lines_.rest();
       if (line.empty()) continue;
-      if (line.find('"') != std::string_view::npos) {
-        fail("quoted fields are not supported (found '\"')");
-      }
       // `line` is trimmed, so a carriage return left in it has text after it.
       if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
       // Fields past the header's count are only counted (a row's own error), and a header of
@@ -144,6 +143,19 @@ class CsvTrajectory {
       const std::size_t kept = header_size_ == 0 ? kMaxColumns + 1 : header_size_;
       fields_.clear();
       field_count_ = 0;
+      if (line.find('"') != std::string_view::npos) {
+        // Quoted fields, as RFC 4180 says and R's write.csv writes them (every string quoted).
+        // Split as the pose files are (io/csv_text.hpp). The commas bound the fields (quoted
+        // ones may hold commas too): past a few per field, the line is refused unsplit.
+        if (static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) > 4 * kept + 64) {
+          fail("a quoted line with far more commas than the header's " + std::to_string(kept) +
+               " fields");
+        }
+        if (const char* error = csv::split_line(line, fields_, unquoted_)) fail(error);
+        for (std::string_view& f : fields_) f = trim(f);
+        field_count_ = fields_.size();
+        return true;
+      }
       for (std::string_view rest = line;;) {
         const std::size_t comma = rest.find(',');
         if (field_count_ < kept) fields_.push_back(trim(rest.substr(0, comma)));
@@ -232,6 +244,7 @@ class CsvTrajectory {
   std::size_t header_size_ = 0;                     // fields in the header, other columns too
   std::vector<std::string_view> fields_;            // of the current line, up to header_size_
   std::size_t field_count_ = 0;                     // of the current line, all of them
+  std::deque<std::string> unquoted_;                // quoted fields that held a doubled '"'
 };
 
 // ---- JSON -----------------------------------------------------------------------------------

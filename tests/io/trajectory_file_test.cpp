@@ -113,8 +113,9 @@ TEST(TrajectoryCsv, HeaderErrors) {
               HasSubstr("traj.csv: line 1: header: missing column 'qz'"));
   EXPECT_THAT(csv_error("t,object,tx,,tz,qw,qx,qy,qz\n"),
               HasSubstr("traj.csv: line 1: header: missing column 'ty'"));
-  EXPECT_THAT(csv_error("\"t\",object,tx,ty,tz,qw,qx,qy,qz\n"),
-              HasSubstr("traj.csv: line 1: quoted fields are not supported"));
+  EXPECT_THAT(csv_error("\"t\"x,object,tx,ty,tz,qw,qx,qy,qz\n"),
+              HasSubstr("traj.csv: line 1: expected ',' or the end of the line after a quoted "
+                        "field"));
   EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\r0,box,0,0,0,1,0,0,0\r"),
               HasSubstr("traj.csv: line 1: carriage return inside the line"));
   EXPECT_THAT(csv_error("t,object,tx,ty,tz,qw,qx,qy,qz\n-1e308,box,0,0,0,1,0,0,0\n"
@@ -169,8 +170,27 @@ TEST(TrajectoryCsv, RowErrors) {
               HasSubstr("traj.csv: line 2: column object: empty object name"));
   EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,0,0,0,0\n"),
               HasSubstr("traj.csv: line 2: quaternion (qw, qx, qy, qz) is zero"));
-  EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,0\n0,\"box\",0,0,0,1,0,0,0\n"),
-              HasSubstr("traj.csv: line 3: quoted fields are not supported (found '\"')"));
+  EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,0\n0,\"b\"ox\",0,0,0,1,0,0,0\n"),
+              HasSubstr("traj.csv: line 3: expected ',' or the end of the line after a quoted "
+                        "field"));
+  EXPECT_THAT(csv_error(kHeader + "0,\"box,0,0,0,1,0,0,0\n"),
+              HasSubstr("traj.csv: line 2: a quoted field is not closed on its line"));
+  EXPECT_THAT(csv_error(kHeader + "0,\"box\"" + std::string(100, ',') + "\n"),
+              HasSubstr("traj.csv: line 2: a quoted line with far more commas than the header's 9 "
+                        "fields"));
+}
+
+TEST(TrajectoryCsv, QuotedFieldsAsRWritesThem) {
+  // R's write.csv quotes every string (and the header's names); a doubled quote is one quote.
+  const Trajectory tr =
+      csv("\"t\",\"object\",\"tx\",\"ty\",\"tz\",\"qw\",\"qx\",\"qy\",\"qz\"\n"
+          "0,\"box, big\",1,0,0,1,0,0,0\n"
+          "1,\"box, big\",2,0,0,1,0,0,0\n"
+          "0,\"say \"\"hi\"\"\",3,0,0,1,0,0,0\n");
+  ASSERT_EQ(tr.objects, (std::vector<std::string>{"box, big", "say \"hi\""}));
+  ASSERT_EQ(tr.paths[0].size(), 2u);
+  EXPECT_EQ(tr.paths[0][1].translation[0], 2.0);
+  EXPECT_EQ(tr.paths[1][0].translation[0], 3.0);
 }
 
 TEST(TrajectoryCsv, TimeMustIncreasePerObject) {
