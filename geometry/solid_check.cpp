@@ -141,7 +141,8 @@ std::string solid_problem(const SolidCheck& check) {
     out << "inside out: the faces point inward (signed volume " << check.signed_volume << ')';
   } else {
     out << "no certain volume: signed volume " << check.signed_volume << " within its error bound "
-        << check.volume_error << " (a flat or sliver-thin solid)";
+        << check.volume_error
+        << " (a flat or sliver-thin solid, or shells facing opposite ways whose volumes cancel)";
   }
   return out.str();
 }

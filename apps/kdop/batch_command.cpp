@@ -81,14 +81,19 @@ struct NamedObject {
 };
 
 // "NAME=FILE", or a plain file named after its stem (also a file whose name holds a '=', when
-// it exists as given).
+// it exists as given; when FILE exists too, which one was meant is not guessed).
 NamedObject parse_object(const std::string& text) {
   const std::size_t eq = text.find('=');
   std::error_code ec;
   if (eq != std::string::npos && eq > 0 && eq + 1 < text.size() &&
-      text.find('/') > eq &&  // a '=' inside a directory name is part of the path
-      !std::filesystem::is_regular_file(text, ec)) {
-    return {text.substr(0, eq), text.substr(eq + 1)};
+      text.find('/') > eq) {  // a '=' inside a directory name is part of the path
+    const std::string file = text.substr(eq + 1);
+    if (!std::filesystem::is_regular_file(text, ec)) return {text.substr(0, eq), file};
+    if (std::filesystem::is_regular_file(file, ec)) {
+      throw InputError("--object " + text + ": both the file '" + text + "' and NAME=FILE ('" +
+                       text.substr(0, eq) + "' = '" + file + "') exist; give ./" + text +
+                       " for the file");
+    }
   }
   std::string stem = text.substr(text.find_last_of('/') + 1);
   stem = stem.substr(0, stem.find_last_of('.'));

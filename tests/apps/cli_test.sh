@@ -255,6 +255,11 @@ expect "batch one object pairs name it" grep -q "^c,small," one_named_pairs.csv
 # A file whose name holds a '=' is that file when it exists (not NAME=FILE).
 cp small.obj 'sm=all.obj'
 check "batch object file with =" 0 "$kdop" batch --env cube.obj --object 'sm=all.obj' --poses poses.csv -q --out eq.csv
+# When the part after '=' is a file too, which was meant is not guessed; ./ names the file.
+cp small.obj 'sm=cube.obj'
+check "batch object file with = or NAME=FILE" 2 "$kdop" batch --env cube.obj --object 'sm=cube.obj' --poses poses.csv -q --out eq2.csv
+expect "batch object file with = or NAME=FILE says so" grep -q -- "^kdop: --object sm=cube.obj: both the file 'sm=cube.obj' and NAME=FILE ('sm' = 'cube.obj') exist; give ./sm=cube.obj for the file$" err.txt
+check "batch object file with = by ./" 0 "$kdop" batch --env cube.obj --object './sm=cube.obj' --poses poses.csv -q --out eq2.csv
 python3 - <<'PY'
 import struct
 rows = [(2, 0, 0, 1, 0, 0, 0), (0.5, 0.5, 0.5, 1, 0, 0, 0)]
