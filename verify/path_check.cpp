@@ -297,10 +297,9 @@ class PathChecker {
   // Offers object i's distance to other k at time t (below the least so far) to `least`.
   void nearest_to(std::uint32_t i, std::size_t k, double t, Least& least, Worker<K>& worker) {
     const Other& x = others_[i][k];
-    const Pose at = x.is_object ? object_pose(x.index, t) : scene_.environment[x.index].pose;
     const DopTree<K>& tree =
         x.is_object ? trees_.objects[x.index].tree : trees_.environment[x.index];
-    nearest_pair<K>(tree, trees_.objects[i], relative_pose(at, object_pose(i, t)), least.distance,
+    nearest_pair<K>(tree, trees_.objects[i], relative_at(i, x, t), least.distance,
                     worker.scratch[i], worker.result);
     least.offer(worker.result.distance, t, static_cast<int>(k));
   }

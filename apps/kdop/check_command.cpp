@@ -11,7 +11,6 @@
 #include "apps/kdop/pair_config.hpp"
 #include "engine/batch_query.hpp"
 #include "engine/collision_pair.hpp"
-#include "io/atomic_file.hpp"
 #include "io/file_extension.hpp"
 #include "io/json_document.hpp"
 
@@ -143,11 +142,8 @@ int run_check(const CheckArgs& args) {
   check_outputs({{"--env", args.env}, {"--object", args.object}}, {{"--out", args.out}});
   // A report is text or JSON: another name (.csv, a results name from kdop batch) would get text
   // a script then fails to parse. A stream (/dev/stdout, a FIFO) has no name to go by.
-  if (const std::string ext = lowercase_extension(args.out);
-      !args.out.empty() && ext != ".json" && ext != ".txt" &&
-      !is_stream_without_extension(args.out)) {
-    throw InputError("--out: expected a .json (JSON) or .txt (text) file name, got '" + args.out +
-                     "'");
+  if (!args.out.empty()) {
+    check_output_extension({"--out", args.out}, {".json", ".txt"}, "a .json (JSON) or .txt (text)");
   }
   const Pose pose = !args.matrix.empty()
                         ? parse_matrix_option(args.matrix)

@@ -207,6 +207,21 @@ void check_output_names(const std::vector<NamedPath>& outputs) {
   }
 }
 
+void check_output_extension(const NamedPath& out, std::initializer_list<const char*> extensions,
+                            const char* what) {
+  const std::string extension = lowercase_extension(out.path);
+  for (const char* e : extensions) {
+    if (extension == e) return;
+  }
+  if (is_stream_without_extension(out.path)) return;
+  throw InputError(out.option + ": expected " + what + " file name, got '" + out.path + "'");
+}
+
+void write_outputs(const std::vector<PendingOutput>& outputs) {
+  for (const PendingOutput& o : outputs) register_output_file(o.path);
+  write_outputs_atomic(outputs);
+}
+
 void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                    const char* stdout_holds) {
   std::vector<std::string> written(outputs.size());  // the files the outputs write

@@ -12,11 +12,13 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "geometry/pose.hpp"
+#include "io/atomic_file.hpp"
 
 namespace kdop::cli {
 
@@ -61,6 +63,15 @@ void check_outputs(const std::vector<NamedPath>& inputs, const std::vector<Named
 // Only the names: "-" refused (check_outputs does this too; for commands that look at the
 // names' extensions first).
 void check_output_names(const std::vector<NamedPath>& outputs);
+
+// An output name's extension, any case, among `extensions` (or a stream without one, such as
+// /dev/stdout); else InputError "<option>: expected <what> file name, got '<path>'".
+void check_output_extension(const NamedPath& out, std::initializer_list<const char*> extensions,
+                            const char* what);
+
+// A command's outputs, all or none (write_outputs_atomic), their temporaries removed on an
+// interrupt.
+void write_outputs(const std::vector<PendingOutput>& outputs);
 
 // The plural ending of a count in a summary: "1 pose", "2 poses".
 inline const char* plural_s(std::uint64_t n) {

@@ -174,12 +174,7 @@ int run_nc(const NcArgs& args) {
         "to expand it");
   }
   check_output_names({{"--moves", args.moves}, {"--out", args.out}, {"--plot", args.plot}});
-  if (!args.moves.empty()) {
-    const std::string& out = args.moves;
-    if (lowercase_extension(out) != ".csv" && !is_stream_without_extension(out)) {
-      throw InputError("--moves: expected a .csv file name, got '" + out + "'");
-    }
-  }
+  if (!args.moves.empty()) check_output_extension({"--moves", args.moves}, {".csv"}, "a .csv");
   if (!args.out.empty()) report_format_from_path(args.out);
   if (!args.plot.empty()) check_plot_option(args.plot);
   const std::vector<NamedPath> outputs{
@@ -253,8 +248,7 @@ int run_nc(const NcArgs& args) {
     pending.push_back(
         {args.plot, [&](AtomicFileWriter& f) { write_nc_plot(program, *report, f); }});
   }
-  for (const PendingOutput& o : pending) register_output_file(o.path);
-  write_outputs_atomic(pending);
+  write_outputs(pending);
   if (interrupted()) return kExitInterrupted;
   const std::string text = summary_text(*report, program, setup.has_part);
   if (args.out.empty()) {

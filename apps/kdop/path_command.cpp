@@ -235,8 +235,7 @@ int run_path(const PathArgs& args) {
   if (!args.plot.empty()) {
     pending.push_back({args.plot, [&](AtomicFileWriter& f) { write_path_plot(*report, f); }});
   }
-  for (const PendingOutput& o : pending) register_output_file(o.path);
-  write_outputs_atomic(pending);
+  write_outputs(pending);
   if (interrupted()) return kExitInterrupted;
   const std::string text = summary_text(*report);
   if (args.out.empty()) {
