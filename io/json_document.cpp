@@ -81,6 +81,55 @@ class PathTracker {
   std::vector<Frame> frames_;
 };
 
+// The number nlohmann could not hold, from its message "... number overflow parsing '1e400'"
+// ("" if the message has another shape).
+std::string overflowing_token(std::string_view message) {
+  constexpr std::string_view kParsing = "parsing '";
+  const std::size_t start = message.find(kParsing);
+  if (start == std::string_view::npos) return {};
+  const std::size_t first = start + kParsing.size();
+  const std::size_t end = message.find('\'', first);
+  if (end == std::string_view::npos) return {};
+  return std::string(message.substr(first, end - first));
+}
+
+// True if `c` after number `token` would have made the lexer read a longer number: a digit, an
+// exponent if there is none yet, a fraction if there is neither.
+bool continues_number(std::string_view token, char c) {
+  const bool exponent = token.find_first_of("eE") != std::string_view::npos;
+  const bool fraction = token.find('.') != std::string_view::npos;
+  return (c >= '0' && c <= '9') || (!exponent && (c == 'e' || c == 'E')) ||
+         (!exponent && !fraction && c == '.');
+}
+
+// The byte offset of the first number token equal to `token`, outside strings (it starts after a
+// structural character or white space, and what follows would not lengthen it). The parser reads
+// from the start, so the first such token is the one it stopped at. npos if none.
+std::size_t number_offset(std::string_view text, std::string_view token) {
+  constexpr std::string_view kBefore = ",:[ \t\r\n";
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (!text.substr(i).starts_with(token)) continue;
+    const bool starts = i == 0 || kBefore.find(text[i - 1]) != std::string_view::npos;
+    const std::size_t end = i + token.size();
+    const bool ends = end == text.size() || !continues_number(token, text[end]);
+    if (starts && ends) return i;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes,
@@ -164,8 +213,14 @@ Json parse(std::string_view text, const std::string& file) {
     throw IoError::at_byte(file, e.byte > 0 ? e.byte - 1 : 0, "JSON " + printable(what));
   } catch (const Json::out_of_range& e) {  // a number beyond double's range
     const std::string where = tracker.path();
-    const std::string what = "number out of range (" + printable(e.what()) + ")";
-    throw IoError::in_file(file, where.empty() ? what : where + ": " + what);
+    const std::string token = overflowing_token(e.what());
+    const std::string what =
+        "expected a number within double's range (magnitude below 1.8e308), got " +
+        printable(token.empty() ? std::string(e.what()) : token);
+    const std::string located = where.empty() ? what : where + ": " + what;
+    const std::size_t at = token.empty() ? std::string_view::npos : number_offset(text, token);
+    if (at == std::string_view::npos) throw IoError::in_file(file, located);
+    throw IoError::at_byte(file, at, located);
   }
 }
 

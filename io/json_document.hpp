@@ -36,7 +36,7 @@ std::string path_index(const std::string& parent, std::size_t index);
 std::string format_number(double v);
 
 // Parses `text` (named `file` in messages); IoError on a syntax error (with its byte offset), a
-// duplicate key or a number out of range (with its key path).
+// duplicate key (with its key path) or a number beyond double's range (with both).
 Json parse(std::string_view text, const std::string& file);
 
 // The checks a reader makes of the values of one file. Each failure throws IoError in `file` with

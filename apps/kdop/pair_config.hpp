@@ -81,9 +81,14 @@ inline void apply_bv_defaults(const BuildOptions& o, BvType bv, BuildConfig& env
 }
 
 // --tumble affine and --root exact|vertices choose how k-DOPs are re-aligned; OBB and RSS trees
-// rotate their boxes instead, so the options would change nothing there. Checked again once
-// hierarchy files have fixed the BV type (load_inputs).
+// rotate their boxes instead, so the options would change nothing there. --all-directions adds
+// the directions beyond x, y, z, which kdop6's boxes and the OBB and RSS builds (split along x,
+// y, z) do not have. Checked again once hierarchy files have fixed the BV type (load_inputs).
 inline void check_dop_options(const PairConfig& c, BvType bv) {
+  if (c.environment.all_directions && (bv == BvType::kdop6 || !is_dop(bv))) {
+    throw InputError(std::string("--all-directions: ") + to_string(bv) +
+                     " trees split along x, y and z only, there are no other directions to try");
+  }
   if (is_dop(bv)) return;
   if (c.tumble == TumbleMethod::affine) {
     throw InputError("--tumble affine: " + std::string(to_string(bv)) +

@@ -126,6 +126,13 @@ expect "all directions same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.tx
 check "unknown split" 2 "$kdop" check --env cube.obj --object cube.obj --split middle
 check "all directions without a volume rule" 2 "$kdop" check --env cube.obj --object cube.obj --all-directions
 expect "all directions without a volume rule says why" grep -q -- "^kdop: --all-directions needs a volume rule (--rule min-sum, min-max or surface-area), not the default rule$" err.txt
+for bv in kdop6 obb rss; do
+  # Their builds split along x, y and z only: --all-directions would change nothing.
+  check "all directions with $bv refused" 2 "$kdop" check --env cube.obj --object cube.obj --bv "$bv" --rule min-sum --all-directions
+  expect "all directions with $bv says why" grep -q -- "^kdop: --all-directions: $bv trees split along x, y and z only, there are no other directions to try$" err.txt
+done
+check "all directions with dop8's four diagonals" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --rule min-sum --all-directions --bv dop8
+expect "all directions dop8 same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 check "binned with the obb default rule" 2 "$kdop" build --mesh cube.obj --out never.kdop --bv obb --split binned
 expect "binned with the obb default rule says so" grep -q -- "not the default rule$" err.txt
 expect "binned refused: no file" test ! -e never.kdop
@@ -634,6 +641,11 @@ check "nc cycle beyond the budget" 2 "$kdop" nc --program ncx/huge_cycle.nc --mo
 expect "nc cycle beyond the budget says why" grep -q "huge_cycle.nc: line 2: G83 would make about 30666700 moves, more than the limit of [0-9]* (about [0-9]* bytes each within the 100.0 MB --max-memory allows)" err.txt
 expect "nc cycle beyond the budget no output" test ! -e ncx/huge.csv
 check "nc stock cell positive" 2 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0
+# A number beyond double's range in a JSON file: named by byte and key path, no report.
+sed 's/"tolerance": [0-9.]*/"tolerance": 1e400/' ncx/setup.json > ncx/huge_number.json
+check "nc setup number beyond double" 2 "$kdop" nc --setup ncx/huge_number.json --program ncx/demo.nc --out ncx/huge_number.csv
+expect "nc setup number beyond double says where" grep -q "^kdop: ncx/huge_number.json: byte [0-9]*: tolerance: expected a number within double's range (magnitude below 1.8e308), got 1e400$" err.txt
+expect "nc setup number beyond double: no report" test ! -e ncx/huge_number.csv
 # A program with no move has nothing to check: refused (an empty or wrong file), and expanded to a
 # header alone.
 : > ncx/empty.nc

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/io_error.hpp"
+#include "io/json_document.hpp"
 #include "tests/support/reader_checks.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -255,7 +256,7 @@ TEST_F(SceneFile, PoseErrors) {
   EXPECT_THAT(with_pose("[0, 0, 0, 0, 0, 0, 0]"),
               HasSubstr("scene.json: environment[0].pose: quaternion is zero"));
   EXPECT_THAT(with_pose("[0, 0, 1e999, 1, 0, 0, 0]"),
-              HasSubstr("scene.json: environment[0].pose[2]: number out of range"));
+              HasSubstr(": environment[0].pose[2]: expected a number within double's range"));
   EXPECT_THAT(with_pose("[4e38, 0, 0, 1, 0, 0, 0]"),
               HasSubstr("scene.json: environment[0].pose: translation tx = 4e+38 "
                         "is beyond +-1e30 (kdop's coordinate range)"));
@@ -267,7 +268,8 @@ TEST_F(SceneFile, PaddingErrors) {
   EXPECT_THAT(error_with_objects(R"([{"name": "box", "mesh": "box.obj", "padding": "1"}])"),
               HasSubstr("scene.json: objects[0].padding: expected a number, got string"));
   EXPECT_THAT(error_with_objects(R"([{"name": "box", "mesh": "box.obj", "padding": -1e400}])"),
-              HasSubstr("scene.json: objects[0].padding: number out of range"));
+              HasSubstr(": objects[0].padding: expected a number within double's range (magnitude "
+                        "below 1.8e308), got -1e400"));
 }
 
 TEST_F(SceneFile, AllowErrors) {
@@ -300,6 +302,33 @@ TEST_F(SceneFile, KeysThatAreNotWordsAreQuotedInPaths) {
   EXPECT_THAT(error(R"({"objects": [{"name": "box", "mesh": "box.obj", "my key": 1,
                                      "my key": 2}]})"),
               HasSubstr("scene.json: objects[0]['my key']: duplicate key 'my key'"));
+}
+
+// A number beyond double's range is named with its byte offset and key path (io/json_document):
+// the same text inside a string, a key or another number is not taken for it.
+TEST(JsonDocument, NamesTheByteOfANumberBeyondDoublesRange) {
+  EXPECT_EQ(io_error_of([] { json::parse(R"({"a": "1e400", "b": [1, 1e400]})", "f.json"); }),
+            "f.json: byte 24: b[1]: expected a number within double's range (magnitude below "
+            "1.8e308), got 1e400");
+  EXPECT_EQ(io_error_of([] { json::parse(R"({"1e400": 21e400, "c": -1e400})", "f.json"); }),
+            "f.json: byte 10: 1e400: expected a number within double's range (magnitude below "
+            "1.8e308), got 21e400");
+  EXPECT_EQ(io_error_of([] { json::parse("{\"x\\\"1e400\": 0,\n \"y\": -1e400}", "f.json"); }),
+            "f.json: byte 22: y: expected a number within double's range (magnitude below "
+            "1.8e308), got -1e400");
+  // Whatever follows the number (here a syntax error), the parser stops at it first; a longer
+  // number that starts the same is another one.
+  EXPECT_EQ(io_error_of([] { json::parse("[10, 1e4000, 1e400.5]", "f.json"); }),
+            "f.json: byte 5: [1]: expected a number within double's range (magnitude below "
+            "1.8e308), got 1e4000");
+  EXPECT_EQ(io_error_of([] { json::parse("[1e4000, 1e400.5]", "f.json"); }),
+            "f.json: byte 1: [0]: expected a number within double's range (magnitude below "
+            "1.8e308), got 1e4000");
+  const std::string digits = "1" + std::string(400, '0');
+  EXPECT_EQ(io_error_of([&] { json::parse("[" + digits + "e-300, " + digits + "]", "f.json"); }),
+            "f.json: byte " + std::to_string(1 + digits.size() + 7) +
+                ": [1]: expected a number within double's range (magnitude below 1.8e308), got " +
+                digits);
 }
 
 }  // namespace
