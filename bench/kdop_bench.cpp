@@ -39,6 +39,7 @@ struct Options {
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
   std::uint32_t env_leaf = 1;     // environment leaf size tau
   bool no_plates = false;
+  bool no_boxes = false;
   bool no_hot_start = false;
   std::string out;
 };
@@ -97,10 +98,14 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
   std::vector<Entry> entries;
   const std::size_t n = scene.poses.size();
   for (const std::string& entry : o.kdops) {
-    // "kdop26@exact": a BV type with its own root method, to compare methods in one run.
+    // "kdop26@exact", "kdop26@no-boxes": a BV type with its own root method, or without the box
+    // tests, to compare them in one run.
     const std::size_t at = entry.find('@');
     const std::string k = entry.substr(0, at);
-    const std::string root = at == std::string::npos ? o.root : entry.substr(at + 1);
+    const std::string suffix_word = at == std::string::npos ? "" : entry.substr(at + 1);
+    const bool no_boxes = o.no_boxes || suffix_word == "no-boxes";
+    const std::string root =
+        suffix_word.empty() || suffix_word == "no-boxes" ? o.root : suffix_word;
     const auto bv = parse_bv_type(k);
     if (!bv) throw std::invalid_argument("--kdop: unknown " + k);
     const auto root_method = parse_root_method(root);
@@ -115,6 +120,7 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
     base.environment.leaf_size = o.env_leaf;
     base.plates = !o.no_plates;
+    base.boxes = !no_boxes;
     base.hot_start = !o.no_hot_start;
     const std::string suffix = at == std::string::npos ? "" : entry.substr(at);
     entries.push_back({make_kdop_backend(scene, *bv, base, threads, suffix),
@@ -297,7 +303,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--modes", o.modes, "first, all")->delimiter(',')->capture_default_str();
   app.add_option("--kdop", o.kdops,
-                 "kdop BV types to run (the best counts): kdop6 kdop14 kdop18 kdop26 dop8 obb rss")
+                 "kdop BV types to run (the best counts): kdop6 kdop14 kdop18 kdop26 dop8 obb rss; "
+                 "TYPE@ROOT (exact, vertices, auto) or TYPE@no-boxes for a variant")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--peers", o.peers, "FCL types: fcl-obb fcl-obbrss fcl-kios fcl-rss fcl-kdop18")
@@ -344,6 +351,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1024u));
   app.add_flag("--no-plates", o.no_plates,
                "kdop: no tests against the flying nodes' mean-normal plates (for comparison)");
+  app.add_flag("--no-boxes", o.no_boxes,
+               "kdop: no tests of environment boxes against the flying DOPs in the object's frame "
+               "(for comparison; a --kdop entry such as kdop26@no-boxes sets its own)");
   app.add_flag("--no-hot-start", o.no_hot_start,
                "kdop: every pose starts from the root pair, not the previous pose's cut "
                "(for comparison)");
@@ -352,14 +362,15 @@ int main(int argc, char** argv) {
   // Names checked before the scenes are generated, and the report's folder before the run.
   for (const std::string& entry : o.kdops) {
     const std::size_t at = entry.find('@');
-    const std::string root = at == std::string::npos ? o.root : entry.substr(at + 1);
+    const std::string word = at == std::string::npos ? "" : entry.substr(at + 1);
+    const std::string root = word.empty() || word == "no-boxes" ? o.root : word;
     if (!parse_bv_type(entry.substr(0, at))) {
       std::cerr << "kdop-bench: --kdop: unknown BV type in " << entry << "\n";
       return 2;
     }
     if (!parse_root_method(root)) {
       std::cerr << "kdop-bench: --kdop " << entry << ": unknown root method " << root
-                << " (expected exact, vertices or auto)\n";
+                << " (expected exact, vertices, auto or no-boxes)\n";
       return 2;
     }
   }
@@ -381,7 +392,7 @@ int main(int argc, char** argv) {
   std::ostringstream report;
   report << "# kdop-bench\n\nkdop: --tumble " << o.tumble << " --descent " << o.descent
          << " --root " << o.root << " --object-leaf " << o.object_leaf << " --env-leaf "
-         << o.env_leaf << (o.no_plates ? " --no-plates" : "")
+         << o.env_leaf << (o.no_plates ? " --no-plates" : "") << (o.no_boxes ? " --no-boxes" : "")
          << (o.no_hot_start ? " --no-hot-start" : "") << "; scale " << o.scale << ", seed "
          << o.seed << ", " << o.warmup << " untimed warm-up pass(es), " << o.repeat
          << " interleaved repetitions (medians), " << threads

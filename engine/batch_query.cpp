@@ -164,9 +164,9 @@ bool BatchQuery::Impl::run(Batch<Bv>& b, std::span<const PoseTask> poses, BatchO
                            const RunControl& control) {
   const PoseClock clock = pose_clock();
   const QueryMode mode = config.mode;
-  const QueryOptions options{
-      config.mode,          config.tumble, config.descent, config.hot_start, config.split_threshold,
-      runner.threads() > 1, config.plates, config.root};
+  const QueryOptions options{config.mode,      config.tumble,          config.descent,
+                             config.hot_start, config.split_threshold, runner.threads() > 1,
+                             config.plates,    config.boxes,           config.root};
   const std::size_t n = poses.size();
   for (const PoseTask& p : poses) {
     if (p.object >= b.objects.size()) {

@@ -40,6 +40,7 @@ struct BatchConfig {
   bool hot_start = true;  // within a block: the previous pose's cut and witness first
   std::uint64_t split_threshold = 5000;  // node pairs before a query splits into tasks
   bool plates = true;             // k-DOP objects: the node plate tests (QueryOptions::plates)
+  bool boxes = true;              // k-DOP objects: the box tests (QueryOptions::boxes)
   std::optional<simd::Isa> isa;   // default: simd::select_isa() (the best, or KDOP_ISA)
   unsigned threads = 0;           // 0: every hardware thread
   std::uint32_t block_size = 64;  // most poses per task (fewer for >= 32 tasks, but not under 8)

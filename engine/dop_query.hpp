@@ -29,6 +29,7 @@
 #include "geometry/pose.hpp"
 #include "geometry/staggered_arrays.hpp"
 #include "geometry/tri_tri.hpp"
+#include "simd/box_against_dop.hpp"
 #include "simd/slab_overlap.hpp"
 #include "simd/triangle_dop.hpp"
 
@@ -224,6 +225,62 @@ bool exact_root_may_separate(const DopTree<K>& env, const FlyingDopTree<K>& fly,
   return !topo.is_leaf(0) && (may_gain(topo.left(0)) || may_gain(topo.right(0)));
 }
 
+// The flying DOPs' slabs in the world for simd::box_may_meet_dop: w_j = R^-T n_j (the inverse's
+// transpose, as a --matrix pose may be orthonormal only to 1e-6) rounded to float, and
+// o_j = w_j . t. The margin m_j covers, for any world point x of the environment root's box
+// (|x|_inf <= M) and a flying point that meets it:
+//   - the float span over the box: three products and two sums, at most 4 units of 2^-24 of
+//     |w_j|_1 M;
+//   - w_j rounded to float: 2^-24 |w_j|_1 |x - t|_inf, with |t|_inf = T;
+//   - the flying corners as the exact test sees them (apply_pose's doubles) mapped back by the
+//     computed inverse, off from the stored ones by at most 2^-48 (r + T) per coordinate, r the
+//     corner radius: |n_j|_1 times that;
+//   - the float sum lo_j + off (2^-24 of |n_j|_1 r + |o_j| + m_j) and the underflow floor.
+// 2^-20 of |w_j|_1 (M + T) + |o_j| + |n_j|_1 r, plus 2^-44 |n_j|_1 (M + T + r), holds them all
+// with room. Where those magnitudes pass 1e36 (float's range nears), the slab never rejects.
+template <class Arch, int K>
+simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
+                                                    const ObjectFrame& object_frame) {
+  using Shape = DopShape<K>;
+  constexpr auto dirs = Shape::directions();
+  simd::BoxDopFrame<Shape::lanes> f{};
+  const float* root = env.node_bounds(0);
+  double m_env = 0;
+  for (int a = 0; a < 3; ++a) {
+    m_env =
+        std::max({m_env, std::fabs(double{root[a]}), std::fabs(double{root[Shape::lanes + a]})});
+  }
+  const double* inv = object_frame.inv;
+  const double reach = m_env + object_frame.t_max;
+  for (int j = 0; j < Shape::lanes; ++j) {
+    f.off_lo[j] = 0;
+    f.off_hi[j] = 0;
+    if (j >= Shape::slabs) continue;  // padding: w = 0, the DOP's [-inf, inf] never rejects
+    const double n[3] = {double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
+    const double n1 = std::fabs(n[0]) + std::fabs(n[1]) + std::fabs(n[2]);
+    double w[3];
+    for (int a = 0; a < 3; ++a) w[a] = (n[0] * inv[a] + n[1] * inv[3 + a]) + n[2] * inv[6 + a];
+    f.wx[j] = static_cast<float>(w[0]);
+    f.wy[j] = static_cast<float>(w[1]);
+    f.wz[j] = static_cast<float>(w[2]);
+    const double wf[3] = {f.wx[j], f.wy[j], f.wz[j]};
+    const double w1 = std::fabs(wf[0]) + std::fabs(wf[1]) + std::fabs(wf[2]);
+    const double o =
+        (wf[0] * object_frame.t[0] + wf[1] * object_frame.t[1]) + wf[2] * object_frame.t[2];
+    const double scale = w1 * reach + std::fabs(o) + n1 * object_frame.radius;
+    if (!(scale <= 1e36)) {
+      f.off_lo[j] = -std::numeric_limits<float>::infinity();
+      f.off_hi[j] = std::numeric_limits<float>::infinity();
+      continue;
+    }
+    const double m =
+        0x1p-20 * scale + 0x1p-44 * n1 * (reach + object_frame.radius) + 4 * kFloatUnderflowFloor;
+    f.off_lo[j] = float_below(o - m);
+    f.off_hi[j] = float_above(o + m);
+  }
+  return f;
+}
+
 template <class Arch, int K>
 class DopTraversal {
  public:
@@ -232,7 +289,8 @@ class DopTraversal {
 
   DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                const SphereSlabs<K>& sphere, const QueryOptions& options,
-               const TumbleFrame<K>& frame, const ObjectFrame& object_frame, DopQueryScratch<K>& s,
+               const TumbleFrame<K>& frame, const ObjectFrame& object_frame,
+               const simd::BoxDopFrame<DopShape<K>::lanes>& box_frame, DopQueryScratch<K>& s,
                bool shared)
       : env_(env),
         fly_(fly),
@@ -241,6 +299,7 @@ class DopTraversal {
         options_(options),
         frame_(frame),
         object_frame_(object_frame),
+        box_frame_(box_frame),
         s_(s),
         shared_(shared),
         slots_(fly.floats.template slots<Arch>()) {
@@ -258,10 +317,14 @@ class DopTraversal {
     auto overlap = [&](std::uint32_t e, std::uint32_t f) __attribute__((always_inline)) {
       if (!simd::slab_overlap<Arch, Shape::lanes>(env_.node_bounds(e), fly_bounds(f, result)))
         return false;
+      const bool env_leaf = env_.topology.is_leaf(e), fly_leaf = fly_.tree.topology.is_leaf(f);
+      // Where either node is a leaf, the environment node's box against the flying node's own DOP
+      // too: there a rejection saves the leaf test's keys, or a subtree against a leaf. (Between
+      // two inner nodes it was measured to cost about what it saves.)
+      if (options_.boxes && (env_leaf || fly_leaf) && !box_meets(e, f)) return false;
       // An environment leaf against an inner flying node: its triangles against the node's plate
       // too (flying leaves test it in leaf_pairs, triangle by triangle).
-      if (!options_.plates || !env_.topology.is_leaf(e) || fly_.tree.topology.is_leaf(f))
-        return true;
+      if (!options_.plates || !env_leaf || fly_leaf) return true;
       return !beyond_plate(e, f, keys);
     };
     auto leaf = [&](std::uint32_t e, std::uint32_t f) { return leaf_pairs(e, f, result, keys); };
@@ -324,6 +387,18 @@ class DopTraversal {
   }
   void publish(std::uint32_t& stamp) const {
     if (shared_) std::atomic_ref<std::uint32_t>(stamp).store(s_.epoch, std::memory_order_release);
+  }
+
+  // Environment node e's box against flying node f's own DOP, in the object's frame
+  // (simd/box_against_dop.hpp). The 8-DOP's nodes hold no box.
+  [[gnu::always_inline]] bool box_meets(std::uint32_t e, std::uint32_t f) const {
+    if constexpr (K == 8) {
+      return true;
+    } else {
+      const float* b = env_.node_bounds(e);
+      return simd::box_may_meet_dop<Arch, Shape::lanes>(box_frame_, b, b + Shape::lanes,
+                                                        fly_.tree.node_bounds(f));
+    }
   }
 
   const float* fly_bounds(std::uint32_t f, QueryResult& result) const {
@@ -442,6 +517,7 @@ class DopTraversal {
   const QueryOptions& options_;
   const TumbleFrame<K>& frame_;
   const ObjectFrame& object_frame_;
+  const simd::BoxDopFrame<DopShape<K>::lanes>& box_frame_;
   DopQueryScratch<K>& s_;
   bool shared_;
   simd::PrefilterSlots slots_;
@@ -527,6 +603,7 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
   if (options.tumble == TumbleMethod::affine) add_affine_frame<Arch>(fly, pose, frame);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
+  const simd::BoxDopFrame<DopShape<K>::lanes> box_frame = box_dop_frame<Arch, K>(env, object_frame);
 
   // Start from the root pair, or from the previous pose's cut (in depth-first order: the first
   // settled node on top).
@@ -541,12 +618,14 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   s.next_frontier_size = 0;
   const std::uint64_t budget =
       options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
-  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, object_frame, s, false);
+  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, object_frame, box_frame, s,
+                               false);
   const TraversalEnd end =
       single.run(s.stack.data(), size, budget, result, options.hot_start, &s.keys);
   if (end == TraversalEnd::paused) {
     s.prepare_task_keys();
-    DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, object_frame, s, true);
+    DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, object_frame, box_frame, s,
+                                 true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);

@@ -48,6 +48,9 @@ struct QueryOptions {
   // k-DOP objects: test environment leaves against flying nodes' plates too
   // (builders/node_plate.hpp).
   bool plates = true;
+  // k-DOP objects: test environment nodes' boxes against flying nodes' own DOPs in the object's
+  // frame where either is a leaf (simd/box_against_dop.hpp).
+  bool boxes = true;
   RootMethod root = RootMethod::automatic;  // measured: docs/design-notes.md
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Definitions of the array-level kernel loops (simd/kernel_table.hpp); included only by the
 // per-ISA translation units in simd/isa/.
+#include "simd/box_against_dop.hpp"
 #include "simd/box_separation.hpp"
 #include "simd/kernel_table.hpp"
 #include "simd/slab_overlap.hpp"
@@ -73,9 +74,22 @@ void triangle_dop_many(const SlabDirections<Lanes>& directions, const float* dop
 }
 
 template <class Arch, int Lanes>
+void box_dop_many(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
+                  std::size_t n, std::uint8_t* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = box_may_meet_dop<Arch, Lanes>(frame, boxes + 6 * i, boxes + 6 * i + 3,
+                                           dops + 2 * Lanes * i);
+  }
+}
+
+template <class Arch, int Lanes>
 KernelTable<Lanes> make_kernel_table() {
-  return {&slab_overlap_pairs<Arch, Lanes>, &tumble_nodes<Arch, Lanes>,
-          &slab_overlap_wide8<Arch, Lanes>, &triangle_dop_many<Arch, Lanes>, &prefilter_many<Arch>};
+  return {&slab_overlap_pairs<Arch, Lanes>,
+          &tumble_nodes<Arch, Lanes>,
+          &slab_overlap_wide8<Arch, Lanes>,
+          &triangle_dop_many<Arch, Lanes>,
+          &prefilter_many<Arch>,
+          &box_dop_many<Arch, Lanes>};
 }
 
 template <class Arch>

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "simd/box_against_dop.hpp"
 #include "simd/isa.hpp"
 #include "simd/triangle_dop.hpp"
 #include "simd/triangle_prefilter.hpp"
@@ -36,6 +37,10 @@ struct KernelTable {
   void (*prefilter_many)(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                          const std::uint32_t* first, const std::uint32_t* count, std::size_t n,
                          std::uint64_t* out);
+  // out[i] = box_may_meet_dop(frame, box i (lo x, y, z, then hi x, y, z: 6 floats at
+  // boxes + 6 i), DOP i (2 * Lanes floats at dops + 2 Lanes i)).
+  void (*box_dop_many)(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
+                       std::size_t n, std::uint8_t* out);
 };
 
 // out[i] = boxes_separated (simd/box_separation.hpp) of box i, 15 doubles at boxes + 15 i
@@ -77,6 +82,9 @@ void triangle_dop_many(const SlabDirections<Lanes>& directions, const float* dop
 template <class Arch>
 void box_separation_many(const double* boxes, const double* centres, const float* blocks,
                          std::size_t n, std::uint8_t* out);
+template <class Arch, int Lanes>
+void box_dop_many(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
+                  std::size_t n, std::uint8_t* out);
 template <class Arch>
 void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                     const std::uint32_t* first, const std::uint32_t* count, std::size_t n,

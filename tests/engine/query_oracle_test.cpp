@@ -15,6 +15,7 @@
 #include "engine/dop_query.hpp"
 #include "engine/leaf_test.hpp"
 #include "geometry/dop.hpp"
+#include "simd/box_against_dop.hpp"
 #include "simd/slab_overlap.hpp"
 #include "tests/support/scenes.hpp"
 
@@ -466,6 +467,19 @@ Vec3 corner(const Mesh& m, std::size_t i) {
   return {m.x[i], m.y[i], m.z[i]};
 }
 
+// `count` triangles of random double corners in [-0.5, 0.5]^3 (one flying leaf for count <= 40).
+Mesh random_triangles(std::uint64_t& rng, int count) {
+  Mesh m;
+  for (int t = 0; t < count; ++t) {
+    std::uint32_t v[3];
+    for (std::uint32_t& i : v) {
+      i = m.add_vertex(next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5);
+    }
+    m.add_triangle(v[0], v[1], v[2]);
+  }
+  return m;
+}
+
 // Contact exactly at a corner of the flying object that is extreme along a diagonal direction of
 // the DOP: the environment triangle leaves that corner (placed by apply_pose) along directions
 // with a positive component on the diagonal, so in the object's frame it lies beyond the object's
@@ -478,15 +492,7 @@ TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
   int checked = 0;
   for (BvType bv : {BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
     for (int trial = 0; trial < 60; ++trial) {
-      Mesh object;
-      for (int t = 0; t < 12; ++t) {
-        std::uint32_t v[3];
-        for (std::uint32_t& i : v) {
-          i = object.add_vertex(next_uniform(rng) - 0.5, next_uniform(rng) - 0.5,
-                                next_uniform(rng) - 0.5);
-        }
-        object.add_triangle(v[0], v[1], v[2]);
-      }
+      const Mesh object = random_triangles(rng, 12);
       const Pose pose = test::random_pose(rng, {-3, -3, -3}, {3, 3, 3});
       for (int d = 0; d < DopShape<26>::slabs; ++d) {
         const Vec3 n = to_vec3(DopShape<26>::directions()[d]);
@@ -580,6 +586,82 @@ TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
   }
   EXPECT_GT(checked, 300);
   EXPECT_GE(tight, 10);
+}
+
+// The same for the box test (simd/box_against_dop.hpp): an environment triangle whose box has its
+// lowest corner along a flying slab's world direction w_j = R^-T n_j at the flying object's extreme
+// corner on n_j (p0, placed by apply_pose), the other corners leaving it along the signs of w_j.
+// The box then lies beyond the flying DOP's slab except at p0, where the triangles touch.
+// Translations up to 100 against an object of size 1 (the float span over the box cancels), and
+// rotations orthonormal only to 1e-7 (as --matrix allows). (Without its margin, this test fails.)
+template <int K>
+void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
+  using Shape = DopShape<K>;
+  for (int trial = 0; trial < 40; ++trial) {
+    const Mesh object = random_triangles(rng, 12);
+    Pose pose = test::random_pose(rng, {-100, -100, -100}, {100, 100, 100});
+    if (trial % 2 == 1) {
+      for (double& r : pose.r) r += 1e-7 * (2 * next_uniform(rng) - 1);
+    }
+    const FlyingDopTree<K> fly = build_flying_dop_tree<K>(object, BuildConfig::object_defaults());
+    const ObjectFrame object_frame = make_object_frame<simd::ScalarArch>(fly.corner_radius, pose);
+    for (int d = 0; d < Shape::slabs; ++d) {
+      const Vec3 n = to_vec3(Shape::directions()[d]);
+      std::size_t best = 0;
+      for (std::size_t i = 1; i < object.vertex_count(); ++i) {
+        if (dot(n, corner(object, i)) > dot(n, corner(object, best))) best = i;
+      }
+      const double* inv = object_frame.inv;
+      const Vec3 w{n.x * inv[0] + n.y * inv[3] + n.z * inv[6],
+                   n.x * inv[1] + n.y * inv[4] + n.z * inv[7],
+                   n.x * inv[2] + n.y * inv[5] + n.z * inv[8]};
+      const auto away = [&] {  // a step whose every component has w's sign (or is zero)
+        const auto along = [&](double c) {
+          return c > 0 ? next_uniform(rng) : c < 0 ? -next_uniform(rng) : 0.0;
+        };
+        return Vec3{along(w.x), along(w.y), along(w.z)};
+      };
+      const Vec3 p0 = apply_pose(pose, corner(object, best));
+      const Vec3 p1 = p0 + away(), p2 = p0 + away();
+      Mesh env;
+      env.add_triangle(env.add_vertex(p0.x, p0.y, p0.z), env.add_vertex(p1.x, p1.y, p1.z),
+                       env.add_vertex(p2.x, p2.y, p2.z));
+      const auto expected = brute_force_contacts(env, object, pose);
+      if (expected.empty()) continue;  // a degenerate step
+      PairConfig config;
+      config.bv = K == 6    ? BvType::kdop6
+                  : K == 14 ? BvType::kdop14
+                  : K == 18 ? BvType::kdop18
+                            : BvType::kdop26;
+      CollisionPair pair(env, object, config);
+      ASSERT_EQ(pair.query(pose, QueryMode::all_contacts).pairs, expected)
+          << "K " << K << " trial " << trial << " direction " << d;
+      ++checked;
+      // The case is tight: with offsets but no margin the box test would reject this contact.
+      const DopTree<K> env_tree = build_dop_tree<K>(env, BuildConfig::environment_defaults());
+      simd::BoxDopFrame<Shape::lanes> bare =
+          box_dop_frame<simd::ScalarArch, K>(env_tree, object_frame);
+      for (int j = 0; j < Shape::slabs; ++j) {
+        const double o = (double{bare.wx[j]} * pose.t[0] + double{bare.wy[j]} * pose.t[1]) +
+                         double{bare.wz[j]} * pose.t[2];
+        bare.off_lo[j] = bare.off_hi[j] = static_cast<float>(o);
+      }
+      const float* box = env_tree.node_bounds(0);
+      tight += !simd::box_may_meet_dop<simd::ScalarArch, Shape::lanes>(
+          bare, box, box + Shape::lanes, fly.tree.node_bounds(0));
+    }
+  }
+}
+
+TEST(QueryOracle, ContactAtABoxCornerOnEverySlab) {
+  std::uint64_t rng = 79;
+  int checked = 0, tight = 0;
+  check_box_corner_contacts<6>(rng, checked, tight);
+  check_box_corner_contacts<14>(rng, checked, tight);
+  check_box_corner_contacts<18>(rng, checked, tight);
+  check_box_corner_contacts<26>(rng, checked, tight);
+  EXPECT_GT(checked, 1000);
+  EXPECT_GE(tight, 20);
 }
 
 // Every BV type on every ISA this CPU supports, with the default builders.
