@@ -276,6 +276,53 @@ void BM_Cp_TriangleDop(benchmark::State& state, simd::Isa isa) {
   state.counters["pass_frac"] = static_cast<double>(pass) / static_cast<double>(out.size());
 }
 
+// The environment box against a flying DOP in the object's frame (simd/box_against_dop.hpp), as
+// the query tests it where either node is a leaf, through one flight pose's frame: every other
+// pair the environment root's box against the torus root's DOP (it passes), the rest random
+// nodes' (most are rejected). Time per box-DOP pair.
+template <int K>
+void BM_Cv_BoxDop(benchmark::State& state, simd::Isa isa) {
+  constexpr int F = DopShape<K>::floats, L = DopShape<K>::lanes;
+  const DopTree<K>& env = env_tree<K>();
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  constexpr std::size_t n = 4096;
+  static const std::vector<float> boxes = [&] {
+    std::uint64_t rng = 29;
+    std::vector<float> b(6 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float* dop = env.node_bounds(i % 2 ? 0 : draw_index(rng, env.topology.node_count()));
+      for (int a = 0; a < 3; ++a) {
+        b[6 * i + a] = dop[a];
+        b[6 * i + 3 + a] = dop[L + a];
+      }
+    }
+    return b;
+  }();
+  static const std::vector<float> dops = [&] {
+    std::uint64_t rng = 31;
+    std::vector<float> d(n * F);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t node = i % 2 ? 0 : draw_index(rng, fly.tree.topology.node_count());
+      std::copy_n(fly.tree.node_bounds(node), F, d.data() + i * F);
+    }
+    return d;
+  }();
+  const Pose pose = flight_poses(1, 13).front();
+  const simd::BoxDopFrame<L> frame = box_dop_frame<simd::ScalarArch, K>(
+      env, make_object_frame<simd::ScalarArch>(fly.corner_radius, pose));
+  const auto table = simd::kernel_table<L>(isa);
+  std::vector<std::uint8_t> out(n);
+  for (auto _ : state) {
+    table.box_dop_many(frame, boxes.data(), dops.data(), n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_op(state, n);
+  std::size_t pass = 0;
+  for (std::uint8_t o : out) pass += o;
+  state.counters["pass_frac"] = static_cast<double>(pass) / static_cast<double>(n);
+}
+
 // C_u, vertex method: every non-root node of the torus hierarchy under 8 poses.
 constexpr int kTumblePoses = 8;
 
@@ -590,6 +637,8 @@ void register_k(simd::Isa isa) {
                                isa)
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark(("BM_Cp_TriangleDop" + suffix).c_str(), BM_Cp_TriangleDop<K>, isa)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cv_BoxDop" + suffix).c_str(), BM_Cv_BoxDop<K>, isa)
       ->MinTime(kMinTime);
 }
 
