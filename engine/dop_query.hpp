@@ -603,7 +603,10 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
   if (options.tumble == TumbleMethod::affine) add_affine_frame<Arch>(fly, pose, frame);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
-  const simd::BoxDopFrame<DopShape<K>::lanes> box_frame = box_dop_frame<Arch, K>(env, object_frame);
+  // (The 8-DOP's nodes hold no box, so it has no box test.)
+  const simd::BoxDopFrame<DopShape<K>::lanes> box_frame =
+      K != 8 && options.boxes ? box_dop_frame<Arch, K>(env, object_frame)
+                              : simd::BoxDopFrame<DopShape<K>::lanes>{};
 
   // Start from the root pair, or from the previous pose's cut (in depth-first order: the first
   // settled node on top).

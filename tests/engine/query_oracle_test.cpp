@@ -592,16 +592,20 @@ TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
 // lowest corner along a flying slab's world direction w_j = R^-T n_j at the flying object's extreme
 // corner on n_j (p0, placed by apply_pose), the other corners leaving it along the signs of w_j.
 // The box then lies beyond the flying DOP's slab except at p0, where the triangles touch.
-// Translations up to 100 against an object of size 1 (the float span over the box cancels), and
-// rotations orthonormal only to 1e-7 (as --matrix allows). (Without its margin, this test fails.)
+// Translations up to 100 (every fourth trial 10,000) against an object of size 1 (the float span
+// over the box cancels), rotations orthonormal only to about 1e-6 (as --matrix allows), and in two
+// trials of three, far triangles in the environment, so that its root's box (which sets the
+// margin) is larger than the touching leaf's and the leaf is reached through inner nodes.
+// (Without its margin, this test fails.)
 template <int K>
 void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
   using Shape = DopShape<K>;
   for (int trial = 0; trial < 40; ++trial) {
     const Mesh object = random_triangles(rng, 12);
-    Pose pose = test::random_pose(rng, {-100, -100, -100}, {100, 100, 100});
-    if (trial % 2 == 1) {
-      for (double& r : pose.r) r += 1e-7 * (2 * next_uniform(rng) - 1);
+    const double reach = trial % 4 == 3 ? 1e4 : 100;
+    Pose pose = test::random_pose(rng, {-reach, -reach, -reach}, {reach, reach, reach});
+    if (trial % 2 == 1) {  // |R^T R - I| up to 6 * 1.5e-7
+      for (double& r : pose.r) r += 1.5e-7 * (2 * next_uniform(rng) - 1);
     }
     const FlyingDopTree<K> fly = build_flying_dop_tree<K>(object, BuildConfig::object_defaults());
     const ObjectFrame object_frame = make_object_frame<simd::ScalarArch>(fly.corner_radius, pose);
@@ -626,6 +630,14 @@ void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
       Mesh env;
       env.add_triangle(env.add_vertex(p0.x, p0.y, p0.z), env.add_vertex(p1.x, p1.y, p1.z),
                        env.add_vertex(p2.x, p2.y, p2.z));
+      for (int far = 0; far < (trial % 3 == 0 ? 0 : 3); ++far) {  // 20-40 away from the object
+        const Vec3 c = p0 + (far == 1 ? -1.0 : 1.0) * Vec3{20 + 20 * next_uniform(rng),
+                                                           20 * next_uniform(rng) - 10,
+                                                           20 * next_uniform(rng) - 10};
+        const Vec3 q1 = c + Vec3{1, 0, 0}, q2 = c + Vec3{0, 1, next_uniform(rng)};
+        env.add_triangle(env.add_vertex(c.x, c.y, c.z), env.add_vertex(q1.x, q1.y, q1.z),
+                         env.add_vertex(q2.x, q2.y, q2.z));
+      }
       const auto expected = brute_force_contacts(env, object, pose);
       if (expected.empty()) continue;  // a degenerate step
       PairConfig config;
@@ -637,7 +649,8 @@ void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
       ASSERT_EQ(pair.query(pose, QueryMode::all_contacts).pairs, expected)
           << "K " << K << " trial " << trial << " direction " << d;
       ++checked;
-      // The case is tight: with offsets but no margin the box test would reject this contact.
+      // The case is tight: with offsets but no margin the box test would reject this contact (the
+      // touching triangle's box, rounded outward).
       const DopTree<K> env_tree = build_dop_tree<K>(env, BuildConfig::environment_defaults());
       simd::BoxDopFrame<Shape::lanes> bare =
           box_dop_frame<simd::ScalarArch, K>(env_tree, object_frame);
@@ -646,9 +659,14 @@ void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
                          double{bare.wz[j]} * pose.t[2];
         bare.off_lo[j] = bare.off_hi[j] = static_cast<float>(o);
       }
-      const float* box = env_tree.node_bounds(0);
-      tight += !simd::box_may_meet_dop<simd::ScalarArch, Shape::lanes>(
-          bare, box, box + Shape::lanes, fly.tree.node_bounds(0));
+      const float lo[3] = {float_below(std::min({p0.x, p1.x, p2.x})),
+                           float_below(std::min({p0.y, p1.y, p2.y})),
+                           float_below(std::min({p0.z, p1.z, p2.z}))};
+      const float hi[3] = {float_above(std::max({p0.x, p1.x, p2.x})),
+                           float_above(std::max({p0.y, p1.y, p2.y})),
+                           float_above(std::max({p0.z, p1.z, p2.z}))};
+      tight += !simd::box_may_meet_dop<simd::ScalarArch, Shape::lanes>(bare, lo, hi,
+                                                                       fly.tree.node_bounds(0));
     }
   }
 }
