@@ -121,11 +121,13 @@ std::size_t number_offset(std::string_view text, std::string_view token) {
       in_string = true;
       continue;
     }
-    if (!text.substr(i).starts_with(token)) continue;
-    const bool starts = i == 0 || kBefore.find(text[i - 1]) != std::string_view::npos;
+    // Where a token may start (first: the comparison after it then stays within one token, so
+    // the scan is linear).
+    const bool starts = i == 0 || (i == 3 && text.starts_with("\xEF\xBB\xBF")) ||
+                        kBefore.find(text[i - 1]) != std::string_view::npos;
+    if (!starts || !text.substr(i).starts_with(token)) continue;
     const std::size_t end = i + token.size();
-    const bool ends = end == text.size() || !continues_number(token, text[end]);
-    if (starts && ends) return i;
+    if (end == text.size() || !continues_number(token, text[end])) return i;
   }
   return std::string_view::npos;
 }
@@ -214,9 +216,11 @@ Json parse(std::string_view text, const std::string& file) {
   } catch (const Json::out_of_range& e) {  // a number beyond double's range
     const std::string where = tracker.path();
     const std::string token = overflowing_token(e.what());
+    // The number as written, shortened past 40 characters (it may be millions of digits).
+    const std::string shown = token.size() <= 40 ? token : token.substr(0, 37) + "...";
     const std::string what =
         "expected a number within double's range (magnitude below 1.8e308), got " +
-        printable(token.empty() ? std::string(e.what()) : token);
+        printable(token.empty() ? std::string(e.what()) : shown);
     const std::string located = where.empty() ? what : where + ": " + what;
     const std::size_t at = token.empty() ? std::string_view::npos : number_offset(text, token);
     if (at == std::string_view::npos) throw IoError::in_file(file, located);

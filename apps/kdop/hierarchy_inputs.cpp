@@ -1,5 +1,6 @@
 #include "apps/kdop/hierarchy_inputs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -101,6 +102,10 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
     }
   }
   check_dop_options(config, agreement.bv());
+  // Only a mesh built here follows --all-directions (the files note it as ignored).
+  const bool builds_mesh =
+      !env || std::any_of(loaded.begin(), loaded.end(), [](const auto& h) { return !h; });
+  if (builds_mesh) check_all_directions(config.environment.all_directions, agreement.bv());
   // Meshes take the defaults of the BV type the files fixed, for what the options leave out.
   PairConfig built = config;
   apply_bv_defaults(options, agreement.bv(), built.environment, built.object);

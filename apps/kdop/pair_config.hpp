@@ -36,7 +36,8 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
       .add_option("--bins", o.bins, "Candidate planes per direction for --split binned (default 8)")
       ->check(CLI::Range(2u, 1024u));
   command.add_flag("--all-directions", o.all_directions,
-                   "Volume rules try planes along all k/2 DOP directions, not only x, y, z");
+                   "Volume rules try planes along all k/2 DOP directions, not only the first three "
+                   "(x, y, z; dop8: three of its four diagonals)");
   command.add_option("--max-memory", o.max_memory,
                      "Refuse meshes whose hierarchies would need more memory than this (bytes, or "
                      "with K, M or G: 10^3, 10^6, 10^9; default: the memory available, "
@@ -80,15 +81,21 @@ inline void apply_bv_defaults(const BuildOptions& o, BvType bv, BuildConfig& env
   if (o.object_leaf == 0) object.leaf_size = default_object_leaf(bv);
 }
 
-// --tumble affine and --root exact|vertices choose how k-DOPs are re-aligned; OBB and RSS trees
-// rotate their boxes instead, so the options would change nothing there. --all-directions adds
-// the directions beyond x, y, z, which kdop6's boxes and the OBB and RSS builds (split along x,
-// y, z) do not have. Checked again once hierarchy files have fixed the BV type (load_inputs).
-inline void check_dop_options(const PairConfig& c, BvType bv) {
-  if (c.environment.all_directions && (bv == BvType::kdop6 || !is_dop(bv))) {
+// --all-directions adds the directions a volume rule tries beyond its first three (x, y, z; the
+// 8-DOP's first three diagonals), which kdop6's boxes and the OBB and RSS builds (split along x,
+// y, z) do not have. Checked where a mesh is built with the BV type: at parsing, and again once
+// hierarchy files have fixed the type (load_inputs). (kdop path takes no build rule options.)
+inline void check_all_directions(bool all_directions, BvType bv) {
+  if (all_directions && (bv == BvType::kdop6 || !is_dop(bv))) {
     throw InputError(std::string("--all-directions: ") + to_string(bv) +
                      " trees split along x, y and z only, there are no other directions to try");
   }
+}
+
+// --tumble affine and --root exact|vertices choose how k-DOPs are re-aligned; OBB and RSS trees
+// rotate their boxes instead, so the options would change nothing there. Checked again once
+// hierarchy files have fixed the BV type (load_inputs).
+inline void check_dop_options(const PairConfig& c, BvType bv) {
   if (is_dop(bv)) return;
   if (c.tumble == TumbleMethod::affine) {
     throw InputError("--tumble affine: " + std::string(to_string(bv)) +
@@ -125,6 +132,7 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   c.environment = BuildConfig{*rule, *split, o.env_leaf, bins, o.all_directions};
   c.object = BuildConfig{*rule, *split, o.object_leaf, bins, o.all_directions};
   apply_bv_defaults(o, c.bv, c.environment, c.object);
+  check_all_directions(o.all_directions, c.bv);  // before the rule: no rule would make it apply
   // Only the volume rules cost candidate planes; the others would take the mean instead. (No BV
   // type's default rule is one; which default applies may be up to hierarchy files.)
   if (!is_volume_rule(c.environment.rule) && (*split == SplitPoint::binned || o.all_directions)) {

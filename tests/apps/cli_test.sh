@@ -131,6 +131,13 @@ for bv in kdop6 obb rss; do
   check "all directions with $bv refused" 2 "$kdop" check --env cube.obj --object cube.obj --bv "$bv" --rule min-sum --all-directions
   expect "all directions with $bv says why" grep -q -- "^kdop: --all-directions: $bv trees split along x, y and z only, there are no other directions to try$" err.txt
 done
+# Hierarchy files of such a type alone: nothing is built, so the option is only noted as ignored.
+check "all directions: kdop6 env file" 0 "$kdop" build --mesh cube.obj --role env --bv kdop6 --out cube6_env.kdop
+check "all directions: kdop6 object file" 0 "$kdop" build --mesh cube.obj --role object --bv kdop6 --out cube6_obj.kdop
+check "all directions with kdop6 files only" 1 "$kdop" check --env cube6_env.kdop --object cube6_obj.kdop --rule min-sum --all-directions
+expect "all directions with kdop6 files only: noted" grep -q "ignored, the file's hierarchy was built with" err.txt
+check "all directions with a kdop6 file and a mesh" 2 "$kdop" check --env cube6_env.kdop --object cube.obj --rule min-sum --all-directions
+expect "all directions with a kdop6 file and a mesh says why" grep -q -- "^kdop: --all-directions: kdop6 trees split along x, y and z only" err.txt
 check "all directions with dop8's four diagonals" 1 "$kdop" check --env cube.obj --object cube.obj --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --rule min-sum --all-directions --bv dop8
 expect "all directions dop8 same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
 check "binned with the obb default rule" 2 "$kdop" build --mesh cube.obj --out never.kdop --bv obb --split binned
