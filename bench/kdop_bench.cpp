@@ -81,6 +81,22 @@ struct SceneResult {
 };
 
 // Runs one scene in one mode: every backend, `repeat` interleaved repetitions.
+// A --kdop entry: "kdop26", or "kdop26@exact" / "kdop26@no-boxes", a BV type with its own root
+// method or without the box tests, to compare them in one run.
+struct KdopEntry {
+  std::string bv, root;
+  bool no_boxes = false;
+  std::string suffix;  // "@..." as written, for the backend's name
+};
+
+KdopEntry parse_kdop_entry(const std::string& entry, const Options& o) {
+  const std::size_t at = entry.find('@');
+  const std::string word = at == std::string::npos ? "" : entry.substr(at + 1);
+  const bool boxes_word = word == "no-boxes";
+  return {entry.substr(0, at), word.empty() || boxes_word ? o.root : word, o.no_boxes || boxes_word,
+          at == std::string::npos ? "" : entry.substr(at)};
+}
+
 SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name, const Options& o,
                       unsigned threads, std::uint64_t& kdop_errors,
                       std::vector<std::string>& reports) {
@@ -98,18 +114,11 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
   std::vector<Entry> entries;
   const std::size_t n = scene.poses.size();
   for (const std::string& entry : o.kdops) {
-    // "kdop26@exact", "kdop26@no-boxes": a BV type with its own root method, or without the box
-    // tests, to compare them in one run.
-    const std::size_t at = entry.find('@');
-    const std::string k = entry.substr(0, at);
-    const std::string suffix_word = at == std::string::npos ? "" : entry.substr(at + 1);
-    const bool no_boxes = o.no_boxes || suffix_word == "no-boxes";
-    const std::string root =
-        suffix_word.empty() || suffix_word == "no-boxes" ? o.root : suffix_word;
-    const auto bv = parse_bv_type(k);
-    if (!bv) throw std::invalid_argument("--kdop: unknown " + k);
-    const auto root_method = parse_root_method(root);
-    if (!root_method) throw std::invalid_argument("--root: unknown " + root);
+    const KdopEntry e = parse_kdop_entry(entry, o);
+    const auto bv = parse_bv_type(e.bv);
+    if (!bv) throw std::invalid_argument("--kdop: unknown " + e.bv);
+    const auto root_method = parse_root_method(e.root);
+    if (!root_method) throw std::invalid_argument("--root: unknown " + e.root);
     BatchConfig base;
     base.root = *root_method;
     base.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
@@ -120,10 +129,9 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
     base.environment.leaf_size = o.env_leaf;
     base.plates = !o.no_plates;
-    base.boxes = !no_boxes;
+    base.boxes = !e.no_boxes;
     base.hot_start = !o.no_hot_start;
-    const std::string suffix = at == std::string::npos ? "" : entry.substr(at);
-    entries.push_back({make_kdop_backend(scene, *bv, base, threads, suffix),
+    entries.push_back({make_kdop_backend(scene, *bv, base, threads, e.suffix),
                        true,
                        false,
                        n,
@@ -361,15 +369,13 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   // Names checked before the scenes are generated, and the report's folder before the run.
   for (const std::string& entry : o.kdops) {
-    const std::size_t at = entry.find('@');
-    const std::string word = at == std::string::npos ? "" : entry.substr(at + 1);
-    const std::string root = word.empty() || word == "no-boxes" ? o.root : word;
-    if (!parse_bv_type(entry.substr(0, at))) {
+    const KdopEntry e = parse_kdop_entry(entry, o);
+    if (!parse_bv_type(e.bv)) {
       std::cerr << "kdop-bench: --kdop: unknown BV type in " << entry << "\n";
       return 2;
     }
-    if (!parse_root_method(root)) {
-      std::cerr << "kdop-bench: --kdop " << entry << ": unknown root method " << root
+    if (!parse_root_method(e.root)) {
+      std::cerr << "kdop-bench: --kdop " << entry << ": unknown root method " << e.root
                 << " (expected exact, vertices, auto or no-boxes)\n";
       return 2;
     }

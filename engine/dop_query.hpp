@@ -252,10 +252,8 @@ simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
   }
   const double* inv = object_frame.inv;
   const double reach = m_env + object_frame.t_max;
-  for (int j = 0; j < Shape::lanes; ++j) {
-    f.off_lo[j] = 0;
-    f.off_hi[j] = 0;
-    if (j >= Shape::slabs) continue;  // padding: w = 0, the DOP's [-inf, inf] never rejects
+  // Padding lanes stay zero (f{}): w = 0 and offset 0 against the DOP's [-inf, inf] never reject.
+  for (int j = 0; j < Shape::slabs; ++j) {
     const double n[3] = {double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
     const double n1 = std::fabs(n[0]) + std::fabs(n[1]) + std::fabs(n[2]);
     double w[3];
