@@ -1,7 +1,7 @@
 #pragma once
 // Writing CSV fields: numbers with std::to_chars (no locale, no iostream state), text quoted as
 // RFC 4180 says. Shared by the batch results (io/result_file.hpp) and path reports
-// (io/path_report.hpp). Reading one line's fields, quoted ones too (the pose files).
+// (io/path_report.hpp). Reading one record's fields, quoted ones too (the pose files).
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -26,11 +26,44 @@ inline void put_field(std::string& out, std::string_view s) {
   out += '"';
 }
 
-// Splits one line (without its line break) into fields as RFC 4180 says: a field that starts
-// with '"' is quoted, runs to the next '"' not doubled, and holds its text with each '""' read as
-// '"'; it must be followed by ',' or the end of the line. A '"' elsewhere in a field, or a quoted
-// field still open at the end of the line (line breaks in fields are not supported), is an
-// error: returns its message, or nullptr. `fields` views `line` or, for quoted fields that held
+// Follows the quotes of one record, line by line: RFC 4180 lets a quoted field hold line
+// breaks, so a record continues on the next line while a quoted field is open. Linear in the
+// record's bytes however many lines it spans.
+class RecordQuotes {
+ public:
+  // Scans the record's next line; true if a quoted field is still open at its end.
+  bool open_after(std::string_view line) {
+    for (const char ch : line) step(ch);
+    return inside_ && !quote_seen_;  // a '"' last on the line closes its field
+  }
+
+ private:
+  void step(char ch) {
+    if (inside_) {
+      if (!quote_seen_) {
+        quote_seen_ = ch == '"';
+        return;
+      }
+      quote_seen_ = false;
+      if (ch == '"') return;  // a doubled '"', inside the field
+      inside_ = false;        // the field closed at the '"' before
+    }
+    if (ch == ',') {
+      field_start_ = true;
+      return;
+    }
+    inside_ = field_start_ && ch == '"';
+    field_start_ = false;
+  }
+
+  bool inside_ = false, quote_seen_ = false, field_start_ = true;
+};
+
+// Splits one record (a line, or lines joined by '\n' where RecordQuotes found a quoted field
+// open) into fields as RFC 4180 says: a field that starts with '"' is quoted, runs to the next
+// '"' not doubled, and holds its text with each '""' read as '"'; it must be followed by ',' or
+// the end of the record. A '"' elsewhere in a field, or a quoted field still open at the end, is
+// an error: returns its message, or nullptr. `fields` views `line` or, for quoted fields that held
 // a doubled quote, strings appended to `unquoted` (whose elements never move).
 inline const char* split_line(std::string_view line, std::vector<std::string_view>& fields,
                               std::deque<std::string>& unquoted) {
@@ -43,8 +76,7 @@ inline const char* split_line(std::string_view line, std::vector<std::string_vie
       for (;; close += 2) {
         close = line.find('"', close);
         if (close == std::string_view::npos) {
-          return "a quoted field is not closed on its line (line breaks in fields are not "
-                 "supported)";
+          return "a quoted field is not closed";
         }
         if (close + 1 >= line.size() || line[close + 1] != '"') break;
         doubled = true;

@@ -177,7 +177,7 @@ class CsvPoses {
   std::size_t read(std::vector<PoseRecord>& out, std::size_t max_count) {
     std::size_t n = 0;
     std::string_view line;
-    while (n < max_count && lines_.next(line)) {
+    while (n < max_count && next_record(line)) {
       if (is_blank_line(line)) continue;
       split(line);
       parse_row(slot(out, n++));
@@ -189,7 +189,7 @@ class CsvPoses {
   void read_header() {
     std::string_view line;
     do {
-      if (!lines_.next(line)) {
+      if (!next_record(line)) {
         throw IoError::at_line(name_, lines_.line() + 1,
                                "expected a header line naming the columns, found end of file");
       }
@@ -225,6 +225,32 @@ class CsvPoses {
            std::to_string(objects_.size()) + " objects)");
     }
     field_count_ = fields_.size();
+  }
+
+  // The next record: a line, or where a quoted field holds line breaks (RFC 4180), the lines up
+  // to the one that closes it, joined by '\n' (a CRLF file's too). The view is valid until the
+  // next call. A record's errors name its first line.
+  bool next_record(std::string_view& record) {
+    if (!lines_.next(record)) return false;
+    record_line_ = lines_.line();
+    if (record.find('"') == std::string_view::npos) return true;
+    csv::RecordQuotes quotes;
+    if (!quotes.open_after(record)) return true;
+    joined_.assign(record);
+    std::string_view line;
+    do {
+      if (!lines_.next(line)) {
+        fail("a quoted field opened on this line is not closed before the end of the file");
+      }
+      if (joined_.size() + 1 + line.size() > kBufferBytes) {
+        fail("a quoted field opened on this line is still open after " +
+             std::to_string(kBufferBytes) + " bytes");
+      }
+      joined_ += '\n';
+      joined_ += line;
+    } while (quotes.open_after(std::string_view(joined_).substr(joined_.size() - line.size() - 1)));
+    record = joined_;
+    return true;
   }
 
   void split(std::string_view line) {
@@ -277,10 +303,12 @@ class CsvPoses {
   }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw IoError::at_line(name_, lines_.line(), what);
+    throw IoError::at_line(name_, record_line_, what);
   }
 
   LineReader lines_;
+  std::uint64_t record_line_ = 0;  // the first line of the current record
+  std::string joined_;             // a record of several lines
   const std::string& name_;
   const std::vector<std::string>& objects_;
   std::array<std::size_t, kColumnCount> column_{};  // field index of each column, or kAbsent

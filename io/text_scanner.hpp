@@ -69,6 +69,12 @@ class LineScanner {
     return r;
   }
 
+  // The unconsumed part of the current line as it is, but for a CRLF file's '\r'.
+  std::string_view rest_as_is() const {
+    std::string_view r = rest_;
+    if (!r.empty() && r.back() == '\r') r.remove_suffix(1);
+    return r;
+  }
   // Drops a '#' comment from the rest of the current line.
   void drop_comment() {
     std::size_t hash = rest_.find('#');

@@ -104,7 +104,8 @@ constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
     "t", "object", "tx", "ty", "tz", "qw", "qx", "qy", "qz"};
 constexpr const char* kColumnList = "t,object,tx,ty,tz,qw,qx,qy,qz";
 constexpr std::size_t kAbsent = std::numeric_limits<std::size_t>::max();
-constexpr std::size_t kMaxColumns = 1000;  // in a header, the nine and others
+constexpr std::size_t kMaxColumns = 1000;                      // in a header, the nine and others
+constexpr std::size_t kMaxRecordBytes = std::size_t{1} << 20;  // a record of several lines
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && text::is_blank(s.front())) s.remove_prefix(1);
@@ -134,8 +135,10 @@ class CsvTrajectory {
   // Moves to the next line that is not blank and splits it into fields_; false at the end.
   bool next_nonblank() {
     while (lines_.next_line()) {
-      const std::string_view line = lines_.rest();
+      std::string_view line = lines_.rest();
       if (line.empty()) continue;
+      record_line_ = lines_.line();
+      if (line.find('"') != std::string_view::npos) line = whole_record(line);
       // `line` is trimmed, so a carriage return left in it has text after it.
       if (text::has_bare_carriage_return(line)) fail(text::kBareCarriageReturn);
       // Fields past the header's count are only counted (a row's own error), and a header of
@@ -233,8 +236,36 @@ class CsvTrajectory {
     return value;
   }
 
+  // Where a quoted field holds line breaks (RFC 4180): `first` and the lines up to the one that
+  // closes it, joined by '\n' (a CRLF file's too), kept as they are. At most kMaxRecordBytes.
+  std::string_view whole_record(std::string_view trimmed) {
+    csv::RecordQuotes quotes;
+    if (!quotes.open_after(trimmed)) return trimmed;
+    // The open field's text runs to the end of the line: its trailing blanks are kept.
+    std::string_view first = lines_.rest_as_is();
+    while (!first.empty() && text::is_blank(first.front())) first.remove_prefix(1);
+    joined_.assign(first);
+    std::size_t added = 0;
+    do {
+      if (!lines_.next_line()) {
+        fail("a quoted field opened on this line is not closed before the end of the file");
+      }
+      const std::string_view line = lines_.rest_as_is();
+      if (joined_.size() + 1 + line.size() > kMaxRecordBytes) {
+        fail("a quoted field opened on this line is still open after " +
+             std::to_string(kMaxRecordBytes) + " bytes");
+      }
+      joined_ += '\n';
+      joined_ += line;
+      added = line.size() + 1;
+    } while (quotes.open_after(std::string_view(joined_).substr(joined_.size() - added)));
+    // The record's last line without its surrounding blanks, as a line on its own would be.
+    while (!joined_.empty() && text::is_blank(joined_.back())) joined_.pop_back();
+    return joined_;
+  }
+
   [[noreturn]] void fail(const std::string& what) const {
-    throw IoError::at_line(name_, lines_.line(), what);
+    throw IoError::at_line(name_, record_line_, what);
   }
 
   text::LineScanner lines_;
@@ -245,6 +276,8 @@ class CsvTrajectory {
   std::vector<std::string_view> fields_;            // of the current line, up to header_size_
   std::size_t field_count_ = 0;                     // of the current line, all of them
   std::deque<std::string> unquoted_;                // quoted fields that held a doubled '"'
+  std::uint64_t record_line_ = 0;                   // the first line of the current record
+  std::string joined_;                              // a record of several lines
 };
 
 // ---- JSON -----------------------------------------------------------------------------------

@@ -1042,6 +1042,30 @@ assert rows[0] == ['pose_id', 'env_triangle', 'object_triangle'], rows[0]
 assert len(rows) > 2 and all(len(r) == 3 for r in rows), rows
 assert {r[0] for r in rows[1:]} == {'c,1', 'x\"y'}, rows
 "
+# Python's csv module quotes an id holding a line break across two lines (RFC 4180): read as one
+# pose, and written back the same way in the results, CSV and JSON.
+python3 -c "
+import csv, sys
+w = csv.writer(open('multiline_ids.csv', 'w', newline=''))
+w.writerow(['pose_id', 'tx', 'ty', 'tz', 'qw', 'qx', 'qy', 'qz'])
+w.writerow(['run 1\npose 1', 0.5, 0.5, 0.5, 1, 0, 0, 0])
+w.writerow(['run 1\r\npose \"2\"', 2, 0, 0, 1, 0, 0, 0])
+"
+check "batch ids across lines" 1 "$kdop" batch --env cube.obj --object cube.obj --poses multiline_ids.csv --out outs/multiline.csv -q
+expect "batch ids across lines: csv" python3 -c "
+import csv
+rows = list(csv.DictReader(open('outs/multiline.csv', newline='')))
+assert [(r['pose_id'], r['collides']) for r in rows] == [('run 1\npose 1', '1'), ('run 1\npose \"2\"', '0')], rows
+"
+check "batch ids across lines: json" 1 "$kdop" batch --env cube.obj --object cube.obj --poses multiline_ids.csv --out outs/multiline.json -q
+expect "batch ids across lines: json parses" python3 -c "
+import json
+assert [r['pose_id'] for r in json.load(open('outs/multiline.json'))] == ['run 1\npose 1', 'run 1\npose \"2\"']
+"
+printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nok,0,0,0,1,0,0,0\n"open,0,0,0,1,0,0,0\nmore,0,0,0,1,0,0,0\n' >open_quote.csv
+check "batch quote never closed" 2 "$kdop" batch --env cube.obj --object cube.obj --poses open_quote.csv --out outs/open_quote.csv -q
+expect "batch quote never closed: names the line" grep -q "open_quote.csv: line 3: a quoted field opened on this line is not closed before the end of the file" err.txt
+expect "batch quote never closed: no output" test ! -e outs/open_quote.csv
 # A reader that goes away: kdop stops with an error (exit 2), not killed by SIGPIPE, and leaves no
 # temporary of its other output. (Far more rows than a pipe's buffer holds.)
 python3 -c "

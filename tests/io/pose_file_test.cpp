@@ -183,6 +183,38 @@ TEST(PoseCsv, QuotedFields) {
   EXPECT_EQ(r[4].object, 2u);
 }
 
+// RFC 4180: a quoted field may hold line breaks, as Python's csv module writes them. The record
+// runs on to the line that closes the field; LF or CRLF inside it reads as '\n'.
+TEST(PoseCsv, QuotedFieldsSpanLines) {
+  const std::vector<PoseRecord> r = read_text(std::string(kHeader) +
+                                              "\"first\nsecond\",1,0,0,1,0,0,0\n"
+                                              "\"a\r\n\"\"b\"\"\r\n\",2,0,0,1,0,0,0\r\n"
+                                              "\"\n\n\",3,0,0,1,0,0,0\n"
+                                              "\"x,\"\"\n\"\"\",4,0,0,1,0,0,0\n"
+                                              "plain,5,0,0,1,0,0,0\n");
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].pose_id, "first\nsecond");
+  EXPECT_EQ(r[0].pose.t[0], 1);
+  EXPECT_EQ(r[1].pose_id, "a\n\"b\"\n");
+  EXPECT_EQ(r[2].pose_id, "\n\n");
+  EXPECT_EQ(r[3].pose_id, "x,\"\n\"");
+  EXPECT_EQ(r[4].pose_id, "plain");
+  EXPECT_EQ(r[4].pose.t[0], 5);
+  // Errors in a record of several lines name its first line.
+  EXPECT_EQ(csv_error(std::string(kHeader) + "a,0,0,0,1,0,0,0\n\"b\nc\",x,0,0,1,0,0,0\n"),
+            "poses: line 3: column tx: expected a number, got 'x'");
+  EXPECT_EQ(csv_error(std::string(kHeader) + "a,0,0,0,1,0,0,0\n\"b\nc\n\nd,0,0,0,1,0,0,0\n"),
+            "poses: line 3: a quoted field opened on this line is not closed before the end of the "
+            "file");
+  // A '"' closing a field last on a line ends the record there.
+  EXPECT_EQ(read_text(std::string(kHeader) + "a,0,0,0,1,0,0,\"0\"\nb,0,0,0,1,0,0,0\n").size(), 2u);
+  // An open field is bounded like a line, whatever the number of lines.
+  std::string long_field = std::string(kHeader) + "\"";
+  for (int i = 0; i < 600'000; ++i) long_field += "y\n";
+  EXPECT_EQ(csv_error(long_field),
+            "poses: line 2: a quoted field opened on this line is still open after 1048576 bytes");
+}
+
 TEST(PoseCsv, RowErrors) {
   const std::string h = kHeader;
   EXPECT_EQ(csv_error(h + "a,0,0,0,1,0,0,0\nb,0,0,0,1,0,0\n"),
@@ -208,8 +240,8 @@ TEST(PoseCsv, RowErrors) {
             "poses: line 2: a '\"' inside an unquoted field (quote the whole field and double its "
             "'\"')");
   EXPECT_EQ(csv_error(h + "\"a,0,0,0,1,0,0,0\n"),
-            "poses: line 2: a quoted field is not closed on its line (line breaks in fields are "
-            "not supported)");
+            "poses: line 2: a quoted field opened on this line is not closed before the end of the "
+            "file");
   EXPECT_EQ(csv_error(h + "\"a\"b,0,0,0,1,0,0,0\n"),
             "poses: line 2: expected ',' or the end of the line after a quoted field");
   EXPECT_EQ(csv_error(h + std::string("a\0b,0,0,0,1,0,0,0\n", 18)),

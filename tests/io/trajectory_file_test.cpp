@@ -174,7 +174,8 @@ TEST(TrajectoryCsv, RowErrors) {
               HasSubstr("traj.csv: line 3: expected ',' or the end of the line after a quoted "
                         "field"));
   EXPECT_THAT(csv_error(kHeader + "0,\"box,0,0,0,1,0,0,0\n"),
-              HasSubstr("traj.csv: line 2: a quoted field is not closed on its line"));
+              HasSubstr("traj.csv: line 2: a quoted field opened on this line is not closed "
+                        "before the end of the file"));
   EXPECT_THAT(csv_error(kHeader + "0,\"box\"" + std::string(100, ',') + "\n"),
               HasSubstr("traj.csv: line 2: a quoted line with far more commas than the header's 9 "
                         "fields"));
@@ -191,6 +192,24 @@ TEST(TrajectoryCsv, QuotedFieldsAsRWritesThem) {
   ASSERT_EQ(tr.paths[0].size(), 2u);
   EXPECT_EQ(tr.paths[0][1].translation[0], 2.0);
   EXPECT_EQ(tr.paths[1][0].translation[0], 3.0);
+}
+
+// RFC 4180: a quoted field may hold line breaks (LF or CRLF, read as '\n'); the record runs on to
+// the line that closes it, and its errors name its first line.
+TEST(TrajectoryCsv, QuotedFieldsSpanLines) {
+  const Trajectory tr = csv(kHeader + "0,\"robot  \r\n  arm\",1,0,0,1,0,0,0\r\n" +
+                            "1,\"robot  \n  arm\",2,0,0,1,0,0,0\n" + "0,\"\n\",3,0,0,1,0,0,0\n");
+  ASSERT_EQ(tr.objects, (std::vector<std::string>{"robot  \n  arm", "\n"}));
+  ASSERT_EQ(tr.paths[0].size(), 2u);
+  EXPECT_EQ(tr.paths[0][1].translation[0], 2.0);
+  EXPECT_EQ(tr.paths[1][0].translation[0], 3.0);
+  EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,0\n1,\"b\nc\",x,0,0,1,0,0,0\n"),
+              HasSubstr("traj.csv: line 3: column tx: expected a number, got 'x'"));
+  std::string open_field = kHeader + "0,\"";
+  for (int i = 0; i < 600'000; ++i) open_field += "y\n";
+  EXPECT_THAT(csv_error(open_field),
+              HasSubstr("traj.csv: line 2: a quoted field opened on this line is still open after "
+                        "1048576 bytes"));
 }
 
 TEST(TrajectoryCsv, TimeMustIncreasePerObject) {
