@@ -167,6 +167,10 @@ void write_poses(const SeedDir& out, const std::vector<Pose>& poses) {
   const std::string n = std::to_string(poses.size());
   out.write("pose_csv_fuzzer", "one-object.csv", one);
   out.write("pose_csv_fuzzer", "two-objects.csv", two);
+  // Quoted fields, one of them across lines (RFC 4180).
+  out.write("pose_csv_fuzzer", "quoted.csv",
+            "\"pose_id\",tx,ty,tz,qw,qx,qy,qz\n\"a\nb\",1,2,3,1,0,0,0\n\"c,\"\"d\"\"\r\n\",0,0,0,1,"
+            "0,0,0\r\n");
   out.write("pose_npy_fuzzer", "rows.npy", npy_file("(" + n + ", 7)", rows));
   out.write("pose_npy_fuzzer", "matrices.npy", npy_file("(" + n + ", 4, 4)", matrices));
 }
@@ -183,6 +187,9 @@ void write_trajectories(const SeedDir& out, const std::vector<Pose>& poses) {
             pose_fields(poses[i]) + "]}";
   }
   out.write("trajectory_csv_fuzzer", "two-objects.csv", csv);
+  out.write("trajectory_csv_fuzzer", "quoted.csv",
+            "\"t\",\"object\",tx,ty,tz,qw,qx,qy,qz\n0,\"box\nlid\",0,0,0,1,0,0,0\n1,\"box\nlid\",1,"
+            "0,0,1,0,0,0\n");
   out.write("trajectory_json_fuzzer", "two-objects.json",
             "{\"objects\": {\"box\": [" + box + "],\n \"arm\": [" + arm + "]}}\n");
 }
