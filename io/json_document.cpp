@@ -132,6 +132,30 @@ std::size_t number_offset(std::string_view text, std::string_view token) {
   return std::string_view::npos;
 }
 
+// Where the text first opens an array or object more than kMaxJsonDepth levels deep, outside
+// strings; npos if nowhere. (Deep values would overflow the stack in the recursive copies and
+// destructors of the parsed document; no kdop file needs more than a few levels.)
+std::size_t too_deep_offset(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes,
@@ -173,6 +197,11 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+std::string shown(const Json& value) {
+  const std::string text = printable(value.dump());
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
 std::string path_component(const std::string& parent, const std::string& key) {
   const bool word = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -201,6 +230,10 @@ Json parse(std::string_view text, const std::string& file) {
     throw IoError::at_byte(
         file, first,
         "expected JSON (an object starting with '{'), got " + text::quote(rest.substr(0, 40)));
+  }
+  if (const std::size_t at = too_deep_offset(text); at != std::string_view::npos) {
+    throw IoError::at_byte(
+        file, at, "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
   }
   PathTracker tracker(file);
   try {
@@ -235,7 +268,7 @@ void Checks::fail(const std::string& path, const std::string& what) const {
 double Checks::number(const Json& value, const std::string& path) const {
   if (!value.is_number()) fail(path, std::string("expected a number, got ") + value.type_name());
   const double v = value.get<double>();
-  if (!std::isfinite(v)) fail(path, "expected a finite number, got " + value.dump());
+  if (!std::isfinite(v)) fail(path, "expected a finite number, got " + shown(value));
   return v;
 }
 

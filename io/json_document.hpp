@@ -25,6 +25,12 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes,
 // Bytes outside printable ASCII as \xNN, so a message stays one readable line.
 std::string printable(std::string_view s);
 
+// A value as it reads in JSON, for a message: one line, shortened past 60 characters.
+std::string shown(const Json& value);
+
+// Arrays and objects nested deeper than this are refused (with the byte where it happens).
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
 // A key as a JSON path component: plain after a '.' when it is a simple word, else ['quoted'].
 std::string path_component(const std::string& parent, const std::string& key);
 
@@ -36,7 +42,8 @@ std::string path_index(const std::string& parent, std::size_t index);
 std::string format_number(double v);
 
 // Parses `text` (named `file` in messages); IoError on a syntax error (with its byte offset), a
-// duplicate key (with its key path) or a number beyond double's range (with both).
+// duplicate key (with its key path), a number beyond double's range (with both) or nesting past
+// kMaxJsonDepth (with its byte offset).
 Json parse(std::string_view text, const std::string& file);
 
 // The checks a reader makes of the values of one file. Each failure throws IoError in `file` with

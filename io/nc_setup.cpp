@@ -25,6 +25,7 @@ using Json = json::Json;
 using json::path_component;
 using json::path_index;
 using json::printable;
+using json::shown;
 
 constexpr std::uint64_t kMaxSetupBytes = std::uint64_t{16} << 20;
 constexpr std::size_t kMaxFixtures = 1000;
@@ -78,7 +79,7 @@ class SetupReader : private json::Checks {
     const std::string u = value.get<std::string>();
     if (u == "mm") return 1.0;
     if (u == "inch") return kInch;
-    fail(path, "expected \"mm\" or \"inch\", got " + value.dump());
+    fail(path, "expected \"mm\" or \"inch\", got " + shown(value));
   }
 
   NcSetupSolid solid(const Json& entry, const std::string& path, std::string name,

@@ -25,6 +25,7 @@ using Json = json::Json;
 using json::path_component;
 using json::path_index;
 using json::printable;
+using json::shown;
 
 // Scene files are hand-written and small; the cap bounds what a wrong path can make us load.
 constexpr std::uint64_t kMaxSceneBytes = std::uint64_t{64} << 20;
@@ -95,7 +96,7 @@ class SceneReader : private json::Checks {
     if (entry.contains("padding")) {
       const std::string at = path_component(path, "padding");
       o.padding = number(entry.at("padding"), at);
-      if (!(o.padding >= 0)) fail(at, "expected a number >= 0, got " + entry.at("padding").dump());
+      if (!(o.padding >= 0)) fail(at, "expected a number >= 0, got " + shown(entry.at("padding")));
     }
     scene_.objects.push_back(std::move(o));
   }

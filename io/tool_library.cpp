@@ -22,6 +22,7 @@ using json::format_number;
 using Json = json::Json;
 using json::path_component;
 using json::path_index;
+using json::shown;
 
 // Tool tables are hand-written or exported and small; the caps bound what a wrong file costs.
 constexpr std::uint64_t kMaxToolFileBytes = std::uint64_t{16} << 20;
@@ -114,7 +115,7 @@ class ToolReader : private json::Checks {
     const std::string u = string(value, path);
     if (u == "mm") return 1.0;
     if (u == "inch") return kInch;
-    fail(path, "expected \"mm\" or \"inch\", got " + value.dump());
+    fail(path, "expected \"mm\" or \"inch\", got " + shown(value));
   }
 
   ToolSpec kdop_tool(const Json& entry, const std::string& path, double file_scale) {
@@ -142,7 +143,7 @@ class ToolReader : private json::Checks {
       g.shape = CutterShape::kComposite;
     } else {
       fail(shape_at, "expected \"flat\", \"ball\", \"bull\", \"cone\" or \"composite\", got " +
-                         shape_value.dump());
+                         shown(shape_value));
     }
 
     // A composite cutter's diameter and cutting length are its profile's top (stating them is
@@ -209,7 +210,7 @@ class ToolReader : private json::Checks {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string point = path_index(at, i);
       if (!list[i].is_array() || list[i].size() != 2) {
-        fail(point, "expected [z, r] (height above the tip and radius), got " + list[i].dump());
+        fail(point, "expected [z, r] (height above the tip and radius), got " + shown(list[i]));
       }
       const double z = number(list[i][0], path_index(point, 0));
       const double r = number(list[i][1], path_index(point, 1));
@@ -339,7 +340,7 @@ class ToolReader : private json::Checks {
       const Json& n = entry.at("number");
       if (!n.is_number_integer() || n.get<std::int64_t>() != number_in_key) {
         fail(at,
-             "must equal the tool's key " + std::to_string(number_in_key) + ", got " + n.dump());
+             "must equal the tool's key " + std::to_string(number_in_key) + ", got " + shown(n));
       }
     }
     double scale = 1.0;
@@ -349,7 +350,7 @@ class ToolReader : private json::Checks {
       if (u == "imperial" || u == "inch") {
         scale = kInch;
       } else if (u != "metric" && u != "mm") {
-        fail(at, "expected \"metric\" or \"imperial\", got " + entry.at("units").dump());
+        fail(at, "expected \"metric\" or \"imperial\", got " + shown(entry.at("units")));
       }
     }
     std::string shape = "cylindrical";  // CAMotics' default
@@ -395,7 +396,7 @@ class ToolReader : private json::Checks {
       }
     } else {
       fail(path_component(path, "shape"),
-           "CAMotics shape " + entry.at("shape").dump() +
+           "CAMotics shape " + shown(entry.at("shape")) +
                " has no kdop equivalent (expected cylindrical, ballnose, conical or snubnose)");
     }
     if (entry.contains("snub_diameter") && shape != "snubnose") {

@@ -205,7 +205,7 @@ class CsvTrajectory {
     const std::string_view object = fields_[column_[kObject]];
     if (object.empty()) fail("column object: empty object name");
     Waypoint w;
-    w.line = lines_.line();
+    w.line = record_line_;
     w.t = number(kT);
     for (std::size_t k = 0; k < 3; ++k) w.translation[k] = number(static_cast<Column>(kTx + k));
     try {

@@ -6,7 +6,8 @@
 //   around fields (names and numbers alike) are dropped, blank lines skipped, CRLF and a UTF-8
 //   byte order mark accepted, the last line may lack its line end; rows of several objects may
 //   interleave. Fields may be quoted as RFC 4180 says (as R's write.csv writes every string;
-//   io/csv_text.hpp, no line breaks inside). Numbers are read with std::from_chars (no locale).
+//   io/csv_text.hpp; a quoted field may span lines). Numbers are read with std::from_chars (no
+//   locale).
 // - JSON (.json): {"objects": {"name": [{"t": 0.0, "pose": [tx,ty,tz,qw,qx,qy,qz]}, ...]}};
 //   objects keep file order.
 // Per object, t is strictly increasing (in file order) and finite; the quaternion (Hamilton,

@@ -304,6 +304,25 @@ TEST_F(SceneFile, KeysThatAreNotWordsAreQuotedInPaths) {
               HasSubstr("scene.json: objects[0]['my key']: duplicate key 'my key'"));
 }
 
+// Nesting past kMaxJsonDepth is refused at the byte that opens the level too many, before the
+// document is built (300,000 levels overflowed the stack in its recursive copy); brackets inside
+// strings do not count. A value shown in a message is one line of at most 60 characters.
+TEST(JsonDocument, RefusesDeepNestingAndShortensValuesInMessages) {
+  const std::string deep =
+      "{\"objects\":" + std::string(300000, '[') + std::string(300000, ']') + "}";
+  EXPECT_EQ(io_error_of([&] { json::parse(deep, "f.json"); }),
+            "f.json: byte 266: JSON nested more than 256 levels deep");
+  const std::string limit = std::string(256, '[') + std::string(256, ']');
+  EXPECT_TRUE(json::parse(limit, "f.json").is_array());
+  EXPECT_TRUE(json::parse("[\"" + std::string(1000, '[') + "\\\"{\"]", "f.json").is_array());
+  EXPECT_EQ(io_error_of([] { json::parse("[" + std::string(256, '{') + "]", "f.json"); }),
+            "f.json: byte 256: JSON nested more than 256 levels deep");
+  EXPECT_EQ(json::shown(json::parse("[1, \"a\\nb\"]", "f.json")), "[1,\"a\\nb\"]");
+  const std::string long_text =
+      json::shown(json::parse("[\"" + std::string(99, 'a') + "\"]", "f.json"));
+  EXPECT_EQ(long_text, "[\"" + std::string(55, 'a') + "...");
+}
+
 // A number beyond double's range is named with its byte offset and key path (io/json_document):
 // the same text inside a string, a key or another number is not taken for it.
 TEST(JsonDocument, NamesTheByteOfANumberBeyondDoublesRange) {
