@@ -102,25 +102,32 @@ bool continues_number(std::string_view token, char c) {
          (!exponent && !fraction && c == '.');
 }
 
-// The byte offset of the first number token equal to `token`, outside strings (it starts after a
-// structural character or white space, and what follows would not lengthen it). The parser reads
-// from the start, so the first such token is the one it stopped at. npos if none.
-std::size_t number_offset(std::string_view text, std::string_view token) {
-  constexpr std::string_view kBefore = ",:[ \t\r\n";
+// Scanning JSON text byte by byte: skips(text, i) is true for the bytes of strings, quotes
+// included (and moves i past an escaped character).
+struct StringSkip {
   bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  bool skips(std::string_view text, std::size_t& i) {
     const char c = text[i];
     if (in_string) {
       if (c == '\\')
         ++i;
       else if (c == '"')
         in_string = false;
-      continue;
+      return true;
     }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
+    in_string = c == '"';
+    return in_string;
+  }
+};
+
+// The byte offset of the first number token equal to `token`, outside strings (it starts after a
+// structural character or white space, and what follows would not lengthen it). The parser reads
+// from the start, so the first such token is the one it stopped at. npos if none.
+std::size_t number_offset(std::string_view text, std::string_view token) {
+  constexpr std::string_view kBefore = ",:[ \t\r\n";
+  StringSkip strings;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (strings.skips(text, i)) continue;
     // Where a token may start (first: the comparison after it then stays within one token, so
     // the scan is linear).
     const bool starts = i == 0 || (i == 3 && text.starts_with("\xEF\xBB\xBF")) ||
@@ -137,17 +144,11 @@ std::size_t number_offset(std::string_view text, std::string_view token) {
 // destructors of the parsed document; no kdop file needs more than a few levels.)
 std::size_t too_deep_offset(std::string_view text) {
   std::size_t depth = 0;
-  bool in_string = false;
+  StringSkip strings;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    if (strings.skips(text, i)) continue;
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+    if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth) return i;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
