@@ -977,12 +977,20 @@ ObjectFile read_object_file(const std::string& path) {
   return parse_object(mapping_of(path), path);
 }
 
+// Hierarchy files are mapped, so they are regular files. Reading the magic of a pipe or a FIFO
+// would take its first bytes from the mesh reader that opens it next.
+static bool regular_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 bool is_hierarchy_file(const std::string& path) {
   const std::string extension = ".kdop";
   if (path.size() >= extension.size() &&
       path.compare(path.size() - extension.size(), extension.size(), extension) == 0) {
     return true;
   }
+  if (!regular_file(path)) return false;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   char head[sizeof kMagic];
@@ -992,6 +1000,7 @@ bool is_hierarchy_file(const std::string& path) {
 }
 
 std::optional<BvType> hierarchy_file_bv(const std::string& path) {
+  if (!regular_file(path)) return std::nullopt;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   unsigned char head[kBvAt + 1];

@@ -311,6 +311,19 @@ for flag in --env --object --poses --threads --mode --bv --out --pairs --chunk -
   expect "batch help mentions $flag" grep -q -- "$flag" out.txt
 done
 
+# A mesh from a FIFO is read whole (the hierarchy-file probe must not take its first bytes; it
+# did, and the object came out shifted by a vertex).
+printf 'v 9 9 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 50 50 50\nf 2 3 4\n' >fifo_tri.obj
+printf 'v -10 -10 0\nv 10 -10 0\nv 0 10 0\nf 1 2 3\n' >fifo_flat.obj
+check "mesh file: no contact" 0 "$kdop" check --env fifo_flat.obj --object fifo_tri.obj --pose -5,-5,-1,1,0,0,0
+rm -f fifo_mesh.obj && mkfifo fifo_mesh.obj
+cat fifo_tri.obj >fifo_mesh.obj &
+check "mesh from a FIFO: no contact" 0 "$kdop" check --env fifo_flat.obj --object fifo_mesh.obj --pose -5,-5,-1,1,0,0,0
+wait
+cat fifo_tri.obj >fifo_mesh.obj &
+check "mesh from a FIFO: contact" 1 "$kdop" check --env fifo_flat.obj --object fifo_mesh.obj --pose -5,-5,0,1,0,0,0
+wait
+
 # Ctrl-C: exit 130 and no output file, even mid-run. The poses come through a FIFO this script
 # holds open, so kdop is certainly still running (waiting for more poses) when the signal comes.
 rm -f fifo_poses.csv && mkfifo fifo_poses.csv
