@@ -354,13 +354,13 @@ std::string gigabytes(std::uint64_t bytes) {
   return text;
 }
 
+}  // namespace
+
 std::string budget_text(const MemoryBudget& b) {
   return b.from_option ? "the " + gigabytes(b.bytes) + " --max-memory allows"
                        : "the " + gigabytes(b.bytes) +
                              " available (MemAvailable; --max-memory sets the limit)";
 }
-
-}  // namespace
 
 MemoryBudget memory_budget(const std::string& max_memory) {
   MemoryBudget b;

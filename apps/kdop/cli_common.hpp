@@ -133,6 +133,8 @@ struct MemoryBudget {
   bool from_option = false;
 };
 MemoryBudget memory_budget(const std::string& max_memory);
+// "the 2.00 GB --max-memory allows" or "the 24.79 GB available (MemAvailable; ...)", for messages.
+std::string budget_text(const MemoryBudget& budget);
 
 // A hierarchy needs about this much per triangle at its peak, the mesh included. Measured on a
 // 10,001,406-triangle sphere (kdop18, 2026-11-23): `kdop check` peaked at 4.21 GB (421 bytes a

@@ -52,8 +52,9 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
                   "smaller cells cost time and judge rapids closer to walls)")
       ->check(finite_positive());
   cmd->add_option("--max-memory", args.max_memory,
-                  "Refuse programs whose expanded moves would need more memory than this (bytes, "
-                  "or with K, M or G; default: the memory available, MemAvailable)");
+                  "Refuse mesh solids and programs whose expanded moves would need more memory "
+                  "than this (bytes, or with K, M or G; default: the memory available, "
+                  "MemAvailable)");
   cmd->add_option("--tool", args.tool,
                   "The tool in the spindle when the program starts, for programs that rely on a "
                   "preloaded tool (default: the setup's \"initial_tool\"; 0: empty)")
@@ -202,6 +203,14 @@ int run_nc(const NcArgs& args) {
                      ": no \"tools\" given; name a tool library there or with --tools");
   }
   check_outputs({{"--setup tool library", tools_path}}, outputs, stdout_holds);
+  // Mesh solids larger than the memory are refused before they are read.
+  const MemoryBudget budget = memory_budget(args.max_memory);
+  std::vector<const NcSetupSolid*> solids{&setup.stock};
+  if (setup.has_part) solids.push_back(&setup.part);
+  for (const NcSetupSolid& f : setup.fixtures) solids.push_back(&f);
+  for (const NcSetupSolid* solid : solids) {
+    if (!solid->is_box()) check_file_fits(solid->mesh, budget);
+  }
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
   NcSetup machine = machine_setup(setup, tools);

@@ -66,6 +66,10 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
   cmd->add_option("--object-leaf", args.build.object_leaf,
                   "Object leaf size tau (default: 8; smaller leaves suit distance queries)")
       ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--max-memory", args.build.max_memory,
+                  "Refuse scene meshes and --step samples that would need more memory than this "
+                  "(bytes, or with K, M or G: 10^3, 10^6, 10^9; default: the memory available, "
+                  "MemAvailable)");
   cmd->add_option("--out,-o", args.out,
                   "Report, .json (segments, waypoints, summary) or .csv (segments); written "
                   "atomically")
@@ -141,18 +145,17 @@ std::string summary_text(const PathReport& report) {
 namespace {
 
 // Before the work: the --step samples must fit in memory (each one's report is kept).
-void check_step_samples(const Trajectory& t, double step) {
+void check_step_samples(const Trajectory& t, double step, const MemoryBudget& budget) {
   constexpr std::uint64_t kBytesPerSample = 400;  // measured: 800,000 samples, 330 MB
   if (!(step > 0)) return;
   double samples = 0;
   for (const std::vector<Waypoint>& path : t.paths) {
     if (path.size() > 1) samples += (path.back().t - path.front().t) / step;
   }
-  const MemoryBudget budget = memory_budget("");
   if (budget.bytes != 0 && samples * kBytesPerSample > static_cast<double>(budget.bytes)) {
     throw InputError("--step: " + t.file + " would take about " + format_number(samples) +
                      " samples (about " + std::to_string(kBytesPerSample) +
-                     " bytes each), more than the memory available; use a larger --step");
+                     " bytes each), more than " + budget_text(budget) + "; use a larger --step");
   }
 }
 
@@ -188,7 +191,8 @@ int run_path(const PathArgs& args) {
   for (const SceneObject& o : scene.objects) inputs.push_back({"--scene mesh", o.mesh});
   check_outputs(inputs, {{"--out", args.out}, {"--plot", args.plot}},
                 args.out.empty() ? "the summary" : nullptr);
-  check_step_samples(trajectory, args.step);
+  const MemoryBudget budget = memory_budget(args.build.max_memory);
+  check_step_samples(trajectory, args.step, budget);
   // Hierarchy files in the scene fix the type: all alike, and as --bv / --k asks if given.
   {
     BvAgreement agreement(args.build, options.bv);
@@ -197,7 +201,10 @@ int run_path(const PathArgs& args) {
     for (const SceneObject& o : scene.objects) meshes.push_back(o.mesh);
     for (const std::string& m : meshes) {
       const std::optional<BvType> bv = is_hierarchy_file(m) ? hierarchy_file_bv(m) : std::nullopt;
-      if (!bv) continue;
+      if (!bv) {
+        check_file_fits(m, budget);  // a mesh larger than the memory, before it is read
+        continue;
+      }
       if (!is_dop(*bv)) {
         throw InputError(m + ": an " + std::string(to_string(*bv)) +
                          " hierarchy; kdop path needs k-DOP hierarchies");

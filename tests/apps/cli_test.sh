@@ -844,6 +844,19 @@ expect "max memory message" grep -q "cube.obj: 12 triangles need about 5400 byte
 check "max memory file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --max-memory 100
 expect "max memory file message" grep -q "cube.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
 check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 1M
+check "max memory nc mesh" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --max-memory 100
+expect "max memory nc mesh message" grep -q "part.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
+# A (sparse) mesh file larger than the memory: refused by kdop path before reading, not aborted
+# by the allocator.
+truncate -s 4T path/huge.stl
+sed 's|"mesh": "plate.obj"|"mesh": "huge.stl"|' path/scene.json >path/huge_scene.json
+check "path mesh larger than memory" 2 "$kdop" path --scene path/huge_scene.json --trajectory path/traj.csv
+expect "path mesh larger than memory message" grep -q "huge.stl: the file has .* more than the .* available" err.txt
+check "path max memory" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --max-memory 100
+expect "path max memory message" grep -q "box.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
+check "path max memory steps" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --step 1e-6 --max-memory 1M
+expect "path max memory steps message" grep -q "would take about 1e+06 samples (about 400 bytes each), more than the 1.0 MB --max-memory allows; use a larger --step" err.txt
+rm -f path/huge.stl
 check "max memory malformed" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 12x
 check "max memory build" 2 "$kdop" build --mesh cube.obj --out never.kdop --max-memory 1K
 expect "max memory build leaves no file" test ! -e never.kdop
