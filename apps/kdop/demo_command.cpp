@@ -2,13 +2,17 @@
 // torus of 20,000 triangles flies a random billiard path among 100,000 triangles of
 // stalagmites; on a collision the motion is reversed.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -57,9 +61,14 @@ namespace {
 // 12 deep (walls with a 0.01 draft: a height field block), a clamp and a tall jaw behind it.
 int run_demo_nc() {
   namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("kdop-demo-nc-" + std::to_string(static_cast<long>(::getpid())));
-  fs::create_directories(dir);
+  // A new folder of our own (mkdtemp: a name nobody can have planted, mode 0700), not a
+  // predictable one that may already exist as someone's link.
+  std::string pattern = (fs::temp_directory_path() / "kdop-demo-nc-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("cannot make a temporary folder like " + pattern + " (" +
+                             std::strerror(errno) + ")");
+  }
+  const fs::path dir = pattern;
   struct Cleanup {
     fs::path dir;
     ~Cleanup() {

@@ -737,6 +737,12 @@ expect "demo nc rapid" grep -q "line 15: rapid_into_material, cutter with stock"
 expect "demo nc gouge" grep -q "line 27: gouge, cutter with part .* depth 0.5" out.txt
 expect "demo nc holder" grep -q "line 31: collision, holder with jaw" out.txt
 expect "demo nc follows the stock" grep -q "^stock: followed as it is cut (height field" out.txt
+# Its files go to a new folder of its own (mkdtemp), removed at the end; a link planted under the
+# name an earlier version used (kdop-demo-nc-PID) is not followed.
+mkdir -p demo_tmp victim && echo precious >victim/setup.json
+check "demo nc in its own folder" 1 env TMPDIR="$PWD/demo_tmp" bash -c 'ln -s "$PWD/victim" "demo_tmp/kdop-demo-nc-$$" && exec "$0" demo nc' "$kdop"
+expect "demo nc in its own folder: the link's target untouched" test "$(cat victim/setup.json)" = precious
+expect "demo nc in its own folder: removed (only the planted link is left)" test "$(find demo_tmp -mindepth 1 | wc -l)" -eq 1
 expect "demo nc finds five" grep -q "^findings: 5 (3 collisions, 1 rapid into material, 1 gouge)" out.txt
 expect "demo nc leaves no files" test -z "$(ls /tmp | grep "kdop-demo-nc-" || true)"
 check "nc unknown tool" 2 "$kdop" nc --setup ncx/setup.json --program ncx/t7.nc
