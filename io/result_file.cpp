@@ -186,17 +186,24 @@ void ResultWriter::flush_buffer() {
   buf_.clear();
 }
 
-void ResultWriter::commit() {
-  if (committed_) throw std::logic_error("ResultWriter::commit called twice");
+void ResultWriter::finish() {
+  if (finished_) return;
   if (format_ == ResultFormat::json) buf_ += rows_ == 0 ? "]\n" : "\n]\n";
   flush_buffer();
   if (file_) {
-    file_->commit();
+    file_->finish();
   } else {
     errno = 0;
     stream_->flush();
     if (!*stream_) throw IoError::in_file(name_, "cannot write (" + errno_text(errno) + ")");
   }
+  finished_ = true;
+}
+
+void ResultWriter::commit() {
+  if (committed_) throw std::logic_error("ResultWriter::commit called twice");
+  finish();
+  if (file_) file_->commit();
   committed_ = true;
 }
 

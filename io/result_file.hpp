@@ -55,8 +55,11 @@ class ResultWriter {
   ResultWriter& operator=(ResultWriter&&) noexcept;
 
   void write(const ResultRow& row);
-  // Finishes the document, flushes, and moves the file into place. Call once, after the last
-  // row; after an IoError the writer can only be destroyed.
+  // Finishes the document, flushes and syncs it, but does not move the file into place yet (so a
+  // command with several outputs can see every write error before it renames any). Idempotent.
+  void finish();
+  // finish(), then moves the file into place. Call once, after the last row; after an IoError
+  // the writer can only be destroyed.
   void commit();
 
   std::uint64_t rows_written() const { return rows_; }
@@ -78,6 +81,7 @@ class ResultWriter {
   bool with_distance_;
   std::string buf_;
   std::uint64_t rows_ = 0;
+  bool finished_ = false;  // the document ended and flushed
   bool committed_ = false;
 };
 

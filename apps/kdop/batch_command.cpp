@@ -288,6 +288,10 @@ int run_batch(const BatchArgs& args) {
     std::cerr << "kdop batch: interrupted after " << poses << " poses; " << unfinished_output;
     return kExitInterrupted;
   }
+  // Both outputs written and synced before either is renamed: a pairs file that cannot be
+  // finished leaves no results file either.
+  writer.finish();
+  if (pairs_file) pairs_file->finish();
   writer.commit();
   if (pairs_file) pairs_file->commit();
   progress.finish();

@@ -648,6 +648,10 @@ check "nc out in a missing folder" 2 "$kdop" nc --setup ncx/setup.json --program
 expect "nc out in a missing folder: no moves either" test ! -e ncx/early.csv
 # Outputs are all or none: one that fails late (a plot onto a full device) leaves no report and no
 # moves either, and no temporaries (found by a hostile walk: the report stayed).
+rm -f with_full_pairs.csv
+check "batch outputs together" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --out with_full_pairs.csv --pairs /dev/full -q
+expect "batch outputs together: no results file" test ! -e with_full_pairs.csv
+expect "batch outputs together says why" grep -q "^kdop: /dev/full: cannot write (No space left on device)$" err.txt
 check "nc outputs together" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --moves ncx/together.csv --out ncx/together.json --plot /dev/full
 expect "nc outputs together says why" grep -q "^kdop: /dev/full: cannot write (No space left on device)$" err.txt
 expect "nc outputs together: no report" test ! -e ncx/together.json
