@@ -649,6 +649,14 @@ expect "nc out in a missing folder: no moves either" test ! -e ncx/early.csv
 # Outputs are all or none: one that fails late (a plot onto a full device) leaves no report and no
 # moves either, and no temporaries (found by a hostile walk: the report stayed).
 rm -f with_full_pairs.csv
+# A file name holding a line break: the error is still one line (control bytes as \\xNN).
+cp cube.obj "$(printf 'bad\nname.obj')"
+check "error with a line break in a file name" 2 "$kdop" check --env "$(printf 'bad\nname.obj')" --object missing.obj
+expect "error with a line break in a file name: one line" test "$(wc -l <err.txt)" -eq 1
+expect "error with a line break in a file name: escaped" grep -q 'missing.obj' err.txt
+check "missing file with a line break in its name" 2 "$kdop" check --env "$(printf 'gone\nname.obj')" --object cube.obj
+expect "missing file with a line break in its name: escaped" grep -qF 'gone\x0aname.obj' err.txt
+rm -f "$(printf 'bad\nname.obj')"
 check "batch outputs together" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --mode all --out with_full_pairs.csv --pairs /dev/full -q
 expect "batch outputs together: no results file" test ! -e with_full_pairs.csv
 expect "batch outputs together says why" grep -q "^kdop: /dev/full: cannot write (No space left on device)$" err.txt
