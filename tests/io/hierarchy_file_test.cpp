@@ -466,6 +466,61 @@ TEST(HierarchyFileErrors, StructuralDamageNamesTheProblem) {
               HasSubstr("node vertex ranges: entry 0 is empty, expected at least one"));
 }
 
+// With a valid checksum, a value no build writes (NaN, a coordinate past 1e30, an infinite
+// vertex, a negative radius) is refused too: such values made queries answer wrongly. Checked in
+// the checksum's pass, named with the byte of the first.
+TEST(HierarchyFileErrors, ValueDamageNamesTheProblem) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::string good = small_env_file();  // kdop6: 3 slabs in 4 lanes
+  const auto section = [](const std::string& f, int s) {
+    return peek<std::uint64_t>(f, kSectionTableAt + 16 * s);
+  };
+  std::string bytes = good;
+  poke(bytes, section(good, 5) + 8 * 7, nan);  // corners: a coordinate
+  poke(bytes, section(good, 5) + 8 * 9, nan);  // and a later one
+  fix_checksum(bytes);
+  EXPECT_EQ(env_error(bytes), "env.kdop: byte " + std::to_string(section(good, 5) + 8 * 7) +
+                                  ": section corners: value nan, expected a number within +-1e+30");
+  bytes = good;
+  poke(bytes, section(good, 5), 1e300);
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte " + std::to_string(section(good, 5)) +
+                                          ": section corners: value 1e+300"));
+  bytes = good;
+  poke(bytes, section(good, 2) + 4, std::numeric_limits<float>::quiet_NaN());  // node 0, lo[1]
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte " + std::to_string(section(good, 2) + 4) +
+                                          ": section bounds: value nan, expected a number"));
+  for (BvType bv : {BvType::kdop18, BvType::obb}) {
+    SCOPED_TRACE(to_string(bv));
+    const std::string file = small_env_file(bv);
+    bytes = file;
+    poke(bytes, section(file, 5) + 16, -std::numeric_limits<double>::infinity());
+    fix_checksum(bytes);
+    EXPECT_THAT(env_error(bytes), HasSubstr(": section corners: value -inf"));
+  }
+
+  const std::string object = small_object_file();
+  bytes = object;
+  poke(bytes, section(object, 11) + 8, nan);  // hull points
+  fix_checksum(bytes);
+  EXPECT_THAT(object_error(bytes), HasSubstr(": section hull_points: value nan"));
+  bytes = object;
+  poke(bytes, section(object, 7), std::numeric_limits<float>::infinity());  // vx
+  fix_checksum(bytes);
+  EXPECT_THAT(object_error(bytes), HasSubstr(": section vx: value inf, expected a finite number"));
+  bytes = object;
+  poke(bytes, 136, -1.0);  // the sphere's radius
+  fix_checksum(bytes);
+  EXPECT_THAT(object_error(bytes),
+              HasSubstr("byte 136: header value -1.000000, expected a finite number >= 0"));
+  bytes = object;
+  poke(bytes, 112, nan);  // the sphere's centre x
+  fix_checksum(bytes);
+  EXPECT_THAT(object_error(bytes),
+              HasSubstr("byte 112: header value nan, expected a finite number"));
+}
+
 TEST(HierarchyFileErrors, OrientedVolumeDamageNamesTheProblem) {
   for (BvType bv : {BvType::obb, BvType::rss}) {
     SCOPED_TRACE(to_string(bv));
