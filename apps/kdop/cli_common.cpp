@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -357,9 +358,12 @@ std::string gigabytes(std::uint64_t bytes) {
 }  // namespace
 
 std::string budget_text(const MemoryBudget& b) {
-  return b.from_option ? "the " + gigabytes(b.bytes) + " --max-memory allows"
-                       : "the " + gigabytes(b.bytes) +
-                             " available (MemAvailable; --max-memory sets the limit)";
+  if (b.from_option) return "the " + gigabytes(b.bytes) + " --max-memory allows";
+  if (b.from_address_limit) {
+    return "the " + gigabytes(b.bytes) +
+           " the address-space limit allows (ulimit -v; --max-memory sets a lower limit)";
+  }
+  return "the " + gigabytes(b.bytes) + " available (MemAvailable; --max-memory sets the limit)";
 }
 
 MemoryBudget memory_budget(const std::string& max_memory) {
@@ -397,6 +401,14 @@ MemoryBudget memory_budget(const std::string& max_memory) {
       b.bytes = kb * 1024;
       break;
     }
+  }
+  // An address-space limit (ulimit -v) below that: allocations past it fail, and mimalloc's
+  // operator new then aborts (SIGABRT) instead of throwing.
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      (b.bytes == 0 || limit.rlim_cur < b.bytes)) {
+    b.bytes = limit.rlim_cur;
+    b.from_address_limit = true;
   }
   return b;
 }

@@ -862,6 +862,15 @@ expect "max memory message" grep -q "cube.obj: 12 triangles need about 5400 byte
 check "max memory file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --max-memory 100
 expect "max memory file message" grep -q "cube.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
 check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 1M
+# An address-space limit (ulimit -v) below MemAvailable is the budget too: a file larger than it
+# is refused (reading it would fail in mimalloc's operator new, which aborts). Not under the
+# sanitizers, which reserve terabytes of address space.
+if ! nm "$kdop" 2>/dev/null | grep -q -E '__(asan|tsan)_init'; then
+  truncate -s 3G sparse3g.stl
+  check "address-space limit refuses" 2 bash -c 'ulimit -v 2000000 && exec "$0" check --env sparse3g.stl --object cube.obj' "$kdop"
+  expect "address-space limit message" grep -q "sparse3g.stl: the file has 3.22 GB, more than the 2.05 GB the address-space limit allows (ulimit -v; --max-memory sets a lower limit)" err.txt
+  rm -f sparse3g.stl
+fi
 check "max memory nc mesh" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --max-memory 100
 expect "max memory nc mesh message" grep -q "part.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
 # A (sparse) mesh file larger than the memory: refused by kdop path before reading, not aborted
