@@ -13,6 +13,7 @@
 #include <atomic>
 #include <bit>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -145,6 +146,13 @@ T get(std::string_view in, std::uint64_t at) {
   T value;
   std::memcpy(&value, in.data() + at, sizeof value);
   return value;
+}
+
+// The shortest text that reads back as v ("1.0000001e+30", not "1e+30"), for messages.
+std::string shortest_text(double v) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  return std::string(text, end);
 }
 
 // The checksum of bytes [24, file size): XXH3_64bits of the digests (uint64, little-endian) of
@@ -585,6 +593,12 @@ bool padding_is_open(const float* dop) {
 // file is the common case, checked while its checksummed block is in cache), with an AVX2 copy
 // chosen at run time where the CPU has it (target_clones; the baseline copy runs each vector as
 // two SSE2 halves). Plain loops with a flag stayed scalar: a 292 MB load took 27.7 ms, not 10.4.
+// target_clones needs ifunc (x86-64 with glibc); elsewhere one baseline copy.
+#if defined(__x86_64__) && defined(__GLIBC__)
+#define KDOP_VALUE_SCAN [[gnu::target_clones("avx2", "default")]]
+#else
+#define KDOP_VALUE_SCAN
+#endif
 using DoubleVector [[gnu::vector_size(32)]] = double;
 using FloatVector [[gnu::vector_size(32)]] = float;
 using MaskVector [[gnu::vector_size(32)]] = std::int64_t;
@@ -607,17 +621,15 @@ template <class Vector, class T>
   return found;
 }
 
-[[gnu::target_clones("avx2", "default")]] bool any_double_beyond(const double* v, std::size_t n,
-                                                                 double limit) {
+KDOP_VALUE_SCAN bool any_double_beyond(const double* v, std::size_t n, double limit) {
   return any_beyond<DoubleVector>(v, n, limit);
 }
 
-[[gnu::target_clones("avx2", "default")]] bool any_float_beyond(const float* v, std::size_t n,
-                                                                float limit) {
+KDOP_VALUE_SCAN bool any_float_beyond(const float* v, std::size_t n, float limit) {
   return any_beyond<FloatVector>(v, n, limit);
 }
 
-[[gnu::target_clones("avx2", "default")]] bool any_nan(const float* v, std::size_t n) {
+KDOP_VALUE_SCAN bool any_nan(const float* v, std::size_t n) {
   MaskVector bad{};
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -629,6 +641,7 @@ template <class Vector, class T>
   for (; i < n; ++i) found |= v[i] != v[i];
   return found;
 }
+#undef KDOP_VALUE_SCAN
 
 // The sections whose values are checked (a NaN or a huge coordinate makes queries answer
 // wrongly), each as a flat array; the DOPs' bounds only for NaN (their padding lanes are
@@ -727,8 +740,15 @@ void Reader::check_dop_payload(const Header& h) const {
 // After the block pass flagged a section: its first bad value, named with its byte offset.
 void Reader::name_bad_value(const Header& h,
                             const std::array<std::atomic<bool>, kSections>& bad) const {
+  // The flagged sections in file order, so the first bad byte of the file is named.
+  std::vector<ValueSection> flagged;
   for (const ValueSection& v : kValueSections) {
-    if (!bad[v.section].load()) continue;
+    if (bad[v.section].load()) flagged.push_back(v);
+  }
+  std::sort(flagged.begin(), flagged.end(), [&](const ValueSection& a, const ValueSection& b) {
+    return h.offset[a.section] < h.offset[b.section];
+  });
+  for (const ValueSection& v : flagged) {
     const char* data = in_.data() + h.offset[v.section];
     const bool doubles = v.check == ValueCheck::coordinate;
     const std::size_t n = h.bytes[v.section] / (doubles ? 8 : 4);
@@ -744,10 +764,8 @@ void Reader::name_bad_value(const Header& h,
       const double limit = doubles ? kMaxCoordinate : double{std::numeric_limits<float>::max()};
       const bool ok = v.check == ValueCheck::no_nan ? !std::isnan(x) : std::fabs(x) <= limit;
       if (ok) continue;
-      char shown[64];
-      std::snprintf(shown, sizeof shown, "%g", x);
       fail(h.offset[v.section] + (doubles ? 8 : 4) * i,
-           std::string("section ") + kSectionNames[v.section] + ": value " + shown +
+           std::string("section ") + kSectionNames[v.section] + ": value " + shortest_text(x) +
                (v.check == ValueCheck::no_nan ? ", expected a number"
                 : doubles                     ? ", expected a number within +-1e+30"
                                               : ", expected a finite number"));
@@ -847,7 +865,7 @@ class StructureCheck {
       const double v = h_.doubles[i];
       const bool signed_value = i >= 4 && i <= 6;  // the sphere's centre
       if (!std::isfinite(v) || (!signed_value && v < 0)) {
-        r_.fail(kDoublesAt + 8 * i, "header value " + std::to_string(v) +
+        r_.fail(kDoublesAt + 8 * i, "header value " + shortest_text(v) +
                                         (signed_value ? ", expected a finite number"
                                                       : ", expected a finite number >= 0"));
       }

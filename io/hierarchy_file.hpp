@@ -62,7 +62,11 @@
 // section offset against the file size (overflow-safe), the checksum, and the structure (a
 // pre-order binary tree with the stored depth whose leaves own consecutive slot ranges covering
 // the triangles, a permutation, monotone vertex and edge ranges, hull indices in range, padding
-// lanes [-inf, +inf]; oriented volumes finite with extents >= 0).
+// lanes [-inf, +inf]; oriented volumes finite with extents >= 0), and the values a build never
+// writes (in the checksum's pass: a NaN or a coordinate past 1e30 in the corners and the root
+// hull, a NaN or an infinity in the DOP vertices, leaf floats and node sizes, a NaN in the
+// bounds; the header's doubles finite, extents and radii >= 0). Finite but wrong volumes with a
+// recomputed checksum are not detected.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
 // Pose files for `kdop batch --poses FILE`: read as a stream, chunk by chunk, so ten million
-// poses never sit in memory at once (the reader holds one 1 MiB buffer).
+// poses never sit in memory at once (the reader holds a buffer of at most 1 MiB, and a record
+// of several lines of at most 1 MiB).
 //
 // CSV (.csv, and standard input unless told otherwise):
 //   - the first non-blank line is a header; columns in any order, names without surrounding
@@ -9,8 +10,9 @@
 //     optional with one). Other columns are ignored, so files can carry notes or timestamps.
 //   - fields may be quoted as RFC 4180 says (as Python's csv module and R's write.csv write
 //     them): a field that starts with '"' holds the text up to the closing '"', each '""' in it
-//     read as '"', so it can hold commas; it cannot span lines. A '"' inside an unquoted field
-//     is an error.
+//     read as '"', so it can hold commas and line breaks (the record then runs on to the line
+//     that closes it; LF or CRLF inside reads as '\n'). A '"' inside an unquoted field is an
+//     error; errors name the record's first line.
 //   - pose_id is copied verbatim (everything between the commas, except a trailing '\r'; a
 //     quoted field's text); object must equal one of the batch's object names exactly; numbers
 //     may have blanks around them and are parsed with std::from_chars (no locale).

@@ -360,11 +360,29 @@ std::string gigabytes(std::uint64_t bytes) {
 std::string budget_text(const MemoryBudget& b) {
   if (b.from_option) return "the " + gigabytes(b.bytes) + " --max-memory allows";
   if (b.from_address_limit) {
-    return "the " + gigabytes(b.bytes) +
-           " the address-space limit allows (ulimit -v; --max-memory sets a lower limit)";
+    return "the " + gigabytes(b.bytes) + " that half the address space left under ulimit -v allows";
   }
   return "the " + gigabytes(b.bytes) + " available (MemAvailable; --max-memory sets the limit)";
 }
+
+namespace {
+
+// Half the address space an address-space limit (ulimit -v) leaves this process, or 0 when there
+// is none: a mesh file is held whole while its arrays are filled, and the allocator reserves
+// address space in large segments, so a file of the whole remainder would not fit.
+std::uint64_t address_space_budget() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  std::uint64_t used = 0;  // bytes of address space mapped now (/proc/self/statm: pages)
+  std::ifstream statm("/proc/self/statm");
+  if (std::uint64_t pages = 0; statm >> pages) {
+    used = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  }
+  const std::uint64_t cap = limit.rlim_cur;
+  return cap > used ? std::max<std::uint64_t>((cap - used) / 2, 1) : 1;
+}
+
+}  // namespace
 
 MemoryBudget memory_budget(const std::string& max_memory) {
   MemoryBudget b;
@@ -390,24 +408,24 @@ MemoryBudget memory_budget(const std::string& max_memory) {
     }
     b.bytes = static_cast<std::uint64_t>(std::min(value * scale, 1.8e19));
     b.from_option = true;
-    return b;
-  }
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  std::string unit;
-  while (meminfo >> key >> kb >> unit) {
-    if (key == "MemAvailable:") {
-      b.bytes = kb * 1024;
-      break;
+  } else {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kb = 0;
+    std::string unit;
+    while (meminfo >> key >> kb >> unit) {
+      if (key == "MemAvailable:") {
+        b.bytes = kb * 1024;
+        break;
+      }
     }
   }
-  // An address-space limit (ulimit -v) below that: allocations past it fail, and mimalloc's
-  // operator new then aborts (SIGABRT) instead of throwing.
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
-      (b.bytes == 0 || limit.rlim_cur < b.bytes)) {
-    b.bytes = limit.rlim_cur;
+  // An address-space limit (ulimit -v) below that, even below --max-memory: allocations past it
+  // fail, and mimalloc's operator new then aborts (SIGABRT) instead of throwing.
+  const std::uint64_t address = address_space_budget();
+  if (address != 0 && (b.bytes == 0 || address < b.bytes)) {
+    b.bytes = address;
+    b.from_option = false;
     b.from_address_limit = true;
   }
   return b;

@@ -127,12 +127,12 @@ class ProgressLine {
 
 // Memory for building hierarchies (issue 8: fail early and clearly, not by the kernel's OOM
 // killer). The budget is --max-memory (bytes, K/M/G suffixes) or, when empty, MemAvailable
-// from /proc/meminfo or the address-space limit (ulimit -v), the lower (no limit when neither
-// can be read). InputError for a malformed value.
+// from /proc/meminfo; under an address-space limit (ulimit -v), at most half of what it leaves
+// (no limit when none of these can be read). InputError for a malformed value.
 struct MemoryBudget {
   std::uint64_t bytes = 0;  // 0: no limit
   bool from_option = false;
-  bool from_address_limit = false;  // ulimit -v, lower than MemAvailable
+  bool from_address_limit = false;  // ulimit -v, lower than the rest
 };
 MemoryBudget memory_budget(const std::string& max_memory);
 // "the 2.00 GB --max-memory allows" or "the 24.79 GB available (MemAvailable; ...)", for messages.

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       known += (known.empty() ? "" : ", ") + sub->get_name();
     }
     if (!found) {
-      std::cerr << "kdop: unknown command '" << argv[1] << "'; expected one of " << known
+      std::cerr << "kdop: unknown command '" << one_line(argv[1]) << "'; expected one of " << known
                 << " (see kdop --help)\n";
       return kExitInputError;
     }
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
               << (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && numbers_option
                       ? "; --pose and --matrix take their numbers as one comma-separated argument"
                       : "")
-              << " (see kdop " << (command ? std::string(argv[1]) + " " : std::string())
+              << " (see kdop " << (command ? one_line(argv[1]) + " " : std::string())
               << "--help)\n";
     return kExitInputError;
   }

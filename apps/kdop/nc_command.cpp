@@ -54,7 +54,7 @@ CLI::App* add_nc_command(CLI::App& app, NcArgs& args) {
   cmd->add_option("--max-memory", args.max_memory,
                   "Refuse mesh solids and programs whose expanded moves would need more memory "
                   "than this (bytes, or with K, M or G; default: the memory available, "
-                  "MemAvailable)");
+                  "MemAvailable; under ulimit -v at most half the address space it leaves)");
   cmd->add_option("--tool", args.tool,
                   "The tool in the spindle when the program starts, for programs that rely on a "
                   "preloaded tool (default: the setup's \"initial_tool\"; 0: empty)")

@@ -41,7 +41,7 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
   command.add_option("--max-memory", o.max_memory,
                      "Refuse meshes whose hierarchies would need more memory than this (bytes, or "
                      "with K, M or G: 10^3, 10^6, 10^9; default: the memory available, "
-                     "MemAvailable)");
+                     "MemAvailable; under ulimit -v at most half the address space it leaves)");
   if (set == OptionSet::hierarchy) return;
   command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
       ->capture_default_str()

@@ -69,7 +69,7 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
   cmd->add_option("--max-memory", args.build.max_memory,
                   "Refuse scene meshes and --step samples that would need more memory than this "
                   "(bytes, or with K, M or G: 10^3, 10^6, 10^9; default: the memory available, "
-                  "MemAvailable)");
+                  "MemAvailable; under ulimit -v at most half the address space it leaves)");
   cmd->add_option("--out,-o", args.out,
                   "Report, .json (segments, waypoints, summary) or .csv (segments); written "
                   "atomically")

@@ -487,6 +487,15 @@ TEST(HierarchyFileErrors, ValueDamageNamesTheProblem) {
   EXPECT_THAT(env_error(bytes), HasSubstr("byte " + std::to_string(section(good, 5)) +
                                           ": section corners: value 1e+300"));
   bytes = good;
+  poke(bytes, section(good, 5) + 8, 1.0000001e30);  // just past the range: shown as it is
+  poke(bytes, section(good, 2) + 4, std::numeric_limits<float>::quiet_NaN());  // bounds: before
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr("byte " + std::to_string(section(good, 2) + 4) +
+                                          ": section bounds: value nan"));
+  poke(bytes, section(good, 2) + 4, 0.0f);
+  fix_checksum(bytes);
+  EXPECT_THAT(env_error(bytes), HasSubstr(": section corners: value 1.0000001e+30, expected"));
+  bytes = good;
   poke(bytes, section(good, 2) + 4, std::numeric_limits<float>::quiet_NaN());  // node 0, lo[1]
   fix_checksum(bytes);
   EXPECT_THAT(env_error(bytes), HasSubstr("byte " + std::to_string(section(good, 2) + 4) +
@@ -513,7 +522,11 @@ TEST(HierarchyFileErrors, ValueDamageNamesTheProblem) {
   poke(bytes, 136, -1.0);  // the sphere's radius
   fix_checksum(bytes);
   EXPECT_THAT(object_error(bytes),
-              HasSubstr("byte 136: header value -1.000000, expected a finite number >= 0"));
+              HasSubstr("byte 136: header value -1, expected a finite number >= 0"));
+  poke(bytes, 136, -1e-10);
+  fix_checksum(bytes);
+  EXPECT_THAT(object_error(bytes),
+              HasSubstr("byte 136: header value -1e-10, expected a finite number >= 0"));
   bytes = object;
   poke(bytes, 112, nan);  // the sphere's centre x
   fix_checksum(bytes);

@@ -2,10 +2,13 @@
 # The kdop binary on older CPUs, emulated by qemu-user (Debian qemu-user), which raises SIGILL
 # for instructions the emulated CPU lacks: Core 2 (no SSE4.2: the scalar kernels), Nehalem
 # (SSE4.2, no AVX), Haswell (AVX2). Each must pick its ISA and give the same answer.
-# Usage: older_cpus_test.sh KDOP_BINARY SCRATCH_DIR
+# A hierarchy file's value scan has a baseline and an AVX2 copy (target_clones): the io tests of
+# damaged values also run on Core 2, where the baseline copy must find them.
+# Usage: older_cpus_test.sh KDOP_BINARY SCRATCH_DIR [IO_TEST_BINARY]
 set -uo pipefail
 kdop="$1"
 dir="$2"
+io_tests="${3:-}"
 if ! command -v qemu-x86_64 >/dev/null; then
   echo "qemu-x86_64 not installed (scripts/setup installs qemu-user); skipping" >&2
   exit 77
@@ -49,5 +52,10 @@ for cpu_isa in core2duo:scalar Nehalem:sse4 Haswell:avx2; do
     fi
   done
 done
+if [[ -n "$io_tests" ]] &&
+  ! qemu-x86_64 -cpu core2duo "$io_tests" --gtest_filter='HierarchyFileErrors.ValueDamage*' >io.txt 2>&1; then
+  echo "FAIL: the io tests of damaged values on core2duo: $(tail -20 io.txt)" >&2
+  failed=1
+fi
 if ((failed == 0)); then echo "older CPUs: ok (core2duo scalar, Nehalem sse4, Haswell avx2)"; fi
 exit $failed
