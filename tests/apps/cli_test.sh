@@ -869,7 +869,7 @@ check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max
 # An address-space limit (ulimit -v) below MemAvailable is the budget too: a file larger than it
 # is refused (reading it would fail in mimalloc's operator new, which aborts). Not under the
 # sanitizers, which reserve terabytes of address space.
-if ! nm "$kdop" 2>/dev/null | grep -q -E '__(asan|tsan)_init'; then
+if ! nm "$kdop" 2>/dev/null | grep -q -E '__(asan|tsan)_'; then
   truncate -s 3G sparse3g.stl
   check "address-space limit refuses" 2 bash -c 'ulimit -v 2000000 && exec "$0" check --env sparse3g.stl --object cube.obj' "$kdop"
   expect "address-space limit message" grep -q "sparse3g.stl: the file has 3.22 GB, more than the .* that half the address space left under ulimit -v allows" err.txt
