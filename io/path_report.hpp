@@ -17,7 +17,8 @@
 //   other triangle] (0-based, file order of the two meshes); "min_distance" is null where it was
 //   not computed; "min_distance_t" and "min_distance_with" say when it was reached and to what
 //   (continuous: exact for pure translations, else at the check's samples; discrete: at the
-//   samples). Any NaN or infinite number is null. The samples go to the plot only.
+//   samples; at a contact, 0 where it is proved, within the time tolerance after t_hit). Any
+//   NaN or infinite number is null. The samples go to the plot only.
 // CSV (.csv): the segment rows, header
 //   object,t0,t1,status,t_hit,with,object_triangle,with_triangle,min_distance,steps,time_us,
 //   min_distance_t,min_distance_with

@@ -364,6 +364,10 @@ class PathChecker {
     double t = kNotComputed;
     int with = -1;  // index into the others
     ContactPair pair{};
+    // At a contact: the end of the interval (t, proved] of at most the time tolerance that holds
+    // the first contact (the colliding sample's time, or the bisection's hi). There the least
+    // distance 0 is reported: at t itself the objects are still apart.
+    double proved = kNotComputed;
   };
 
   // The relative pose of object i in other x's frame at time t.
@@ -473,6 +477,7 @@ class PathChecker {
     out.t = lo;
     out.with = static_cast<int>(k);
     out.pair = pair;
+    out.proved = hi;
     return out;
   }
 
@@ -485,8 +490,8 @@ class PathChecker {
     const std::vector<Other>& others = others_[i];
     std::vector<double> caps(others.size());
     const std::vector<double>& distances = worker.distances;
-    auto hit = [](const Sample& s, double t) {
-      return Outcome{SegmentStatus::collides, t, s.hit, s.hit_pair};
+    auto hit = [](const Sample& s, double t, double proved) {
+      return Outcome{SegmentStatus::collides, t, s.hit, s.hit_pair, proved};
     };
     auto undecided = [](double t) { return Outcome{SegmentStatus::undecided, t, -1, {}}; };
     // The sample's least distance over everything, for the segment's minimum and the plot; it
@@ -508,7 +513,7 @@ class PathChecker {
       }
       const Sample here = sample(i, s, caps, worker, &mask);
       record(s, here);
-      if (here.hit >= 0) return hit(here, s);
+      if (here.hit >= 0) return hit(here, s, s);
       double step = kInf;
       for (std::size_t k = 0; k < others.size(); ++k) {
         if (!mask[k] || !std::isfinite(distances[k]) || speeds[k] == 0) continue;
@@ -528,7 +533,7 @@ class PathChecker {
         ++steps;
         const Sample ahead = sample(i, probe_t, {}, worker, &mask);
         record(probe_t, ahead);
-        if (ahead.hit >= 0) return hit(ahead, s);
+        if (ahead.hit >= 0) return hit(ahead, s, probe_t);
         // Steps at the resolution of the distance's rounding bound: the objects are within it.
         if (step < options_.time_tolerance * 1e-6 || next == s) {
           return within_rounding(i, mask, s, b, speeds, errors, worker, record, steps);
@@ -574,7 +579,7 @@ class PathChecker {
       record(at, probe);
       if (probe.hit >= 0) {
         if (!followed[static_cast<std::size_t>(probe.hit)]) return undecided;
-        return Outcome{SegmentStatus::collides, s, probe.hit, probe.hit_pair};
+        return Outcome{SegmentStatus::collides, s, probe.hit, probe.hit_pair, at};
       }
       bool within = false;
       for (std::size_t k = 0; k < others.size(); ++k) {
@@ -617,7 +622,7 @@ class PathChecker {
       if (o.status == SegmentStatus::collides && o.with >= 0) {
         r.with = name_of(others[static_cast<std::size_t>(o.with)]);
         r.pair = TrianglePair{o.pair.object_triangle, o.pair.env_triangle};
-        if (others[static_cast<std::size_t>(o.with)].clearance == 0) least = {0, o.t, o.with};
+        if (others[static_cast<std::size_t>(o.with)].clearance == 0) least = {0, o.proved, o.with};
       }
       if (std::isfinite(least.distance)) {
         r.min_distance = least.distance;

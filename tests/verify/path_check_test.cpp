@@ -206,6 +206,29 @@ TEST_F(PathCheckTest, ProvedSweepContactOutlastsMaxSteps) {
   EXPECT_EQ(turned.segments[0].status, SegmentStatus::undecided);
 }
 
+// With a coarse time tolerance t_hit may be up to the tolerance early, where the objects are
+// still apart: the segment's least distance 0 is reported where the contact is proved (the
+// colliding sample, or the end of the bisection's last interval), not at t_hit (a probe found
+// "least distance 0 at t=0" with the cube 49 away).
+TEST_F(PathCheckTest, LeastDistanceZeroIsWhereTheContactIsProved) {
+  const Scene scene = cube_and_plate();
+  const Mesh cube = make_box({-0.5, -0.5, -0.5}, {0.5, 0.5, 0.5});
+  const Mesh plate = make_triangle({5, -3, -3}, {5, 3, -3}, {5, 0, 4});
+  for (const double angle : {0.0, 0.3}) {  // a sweep, then conservative advancement
+    SCOPED_TRACE(angle);
+    const Trajectory path = one_path("cube", {at(0, 0, 0, 0), at(1, 10, 0, 0, angle)});
+    PathCheckOptions o = options(true);
+    o.time_tolerance = 0.1;
+    const SegmentReport s = check_path(scene, path, o)->segments.at(0);
+    ASSERT_EQ(s.status, SegmentStatus::collides);
+    EXPECT_EQ(s.min_distance, 0.0);
+    EXPECT_GE(s.min_distance_t, s.t_hit);
+    EXPECT_LE(s.min_distance_t, s.t_hit + o.time_tolerance);
+    const Pose proved = to_pose(state_at(path.paths[0], s.min_distance_t));
+    EXPECT_FALSE(brute_force_contacts(plate, cube, proved).empty()) << s.min_distance_t;
+  }
+}
+
 // A bar spinning half a turn about its centre sweeps through a thin plate; both waypoints have
 // it along x, clear of the plate. t* from a dense-sampling oracle.
 TEST_F(PathCheckTest, ThinPlateBetweenFreeWaypointsRotation) {
