@@ -160,6 +160,22 @@ CLI::Validator finite_positive() {
   return finite_validator(false);
 }
 
+// CLI11 reads "-1" or a number past 2^64 - 1 into a uint64 without complaint (wrapped or
+// saturated); this refuses them before the conversion.
+CLI::Validator whole_number_u64() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty() || ec != std::errc() || ptr != end) {
+          return "expected a whole number from 0 to 18446744073709551615, got '" + text + "'";
+        }
+        return {};
+      },
+      "UINT64");
+}
+
 namespace {
 
 // Whether two paths name one file: the same inode when both exist, else the same absolute

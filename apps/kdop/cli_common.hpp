@@ -45,6 +45,7 @@ Pose parse_matrix_option(const std::string& text);
 CLI::Validator non_empty();
 CLI::Validator finite_non_negative();
 CLI::Validator finite_positive();
+CLI::Validator whole_number_u64();
 
 // A file an option names. Outputs are checked before any work, so a run that cannot write them
 // fails at once and leaves none: each must be in an existing folder, and none may name an input

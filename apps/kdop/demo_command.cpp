@@ -38,7 +38,9 @@ CLI::App* add_demo_command(CLI::App& app, DemoArgs& args) {
   cmd->add_option("--steps", args.steps, "Number of steps")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000000));
-  cmd->add_option("--seed", args.seed, "Seed of the scene and the path")->capture_default_str();
+  cmd->add_option("--seed", args.seed, "Seed of the scene and the path")
+      ->capture_default_str()
+      ->check(whole_number_u64());
   cmd->add_option("--mode", args.mode,
                   "Query mode per step: first (first contact) or all (every pair)")
       ->capture_default_str();

@@ -906,6 +906,10 @@ for flag in --env --object --pose --matrix --clearance --bv --k --all-contacts -
   expect "check help mentions $flag" grep -q -- "$flag" out.txt
 done
 check "demo help" 0 "$kdop" demo --help
+# A seed past 2^64 - 1, or negative, is refused (CLI11 alone wrapped or saturated it).
+check "demo seed past uint64" 2 "$kdop" demo --steps 1 --seed 18446744073709551616
+expect "demo seed past uint64 says so" grep -q "^kdop: --seed: expected a whole number from 0 to 18446744073709551615, got '18446744073709551616'" err.txt
+check "demo seed negative" 2 "$kdop" demo --steps 1 --seed -1
 expect "demo help names no hierarchy files" bash -c "! grep -q 'hierarchy file' out.txt"
 check "path help" 0 "$kdop" path --help
 expect "path help mentions --k" grep -q -- "--k " out.txt
