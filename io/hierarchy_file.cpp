@@ -593,12 +593,23 @@ bool padding_is_open(const float* dop) {
 // file is the common case, checked while its checksummed block is in cache), with an AVX2 copy
 // chosen at run time where the CPU has it (target_clones; the baseline copy runs each vector as
 // two SSE2 halves). Plain loops with a flag stayed scalar: a 292 MB load took 27.7 ms, not 10.4.
-// target_clones needs ifunc (x86-64 with glibc); elsewhere one baseline copy.
-#if defined(__x86_64__) && defined(__GLIBC__)
+// target_clones needs ifunc (x86-64 with glibc); elsewhere one baseline copy. Not under the
+// sanitizers either: ifunc resolvers run before their runtimes start (TSan's test binaries
+// crashed on start).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define KDOP_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define KDOP_SANITIZED 1
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(KDOP_SANITIZED)
 #define KDOP_VALUE_SCAN [[gnu::target_clones("avx2", "default")]]
 #else
 #define KDOP_VALUE_SCAN
 #endif
+#undef KDOP_SANITIZED
 using DoubleVector [[gnu::vector_size(32)]] = double;
 using FloatVector [[gnu::vector_size(32)]] = float;
 using MaskVector [[gnu::vector_size(32)]] = std::int64_t;
