@@ -588,14 +588,13 @@ bool padding_is_open(const float* dop) {
   }
 }
 
-// Whether any of n values is NaN or beyond +-limit (or, for the DOPs' bounds, whose padding
-// lanes are infinite, any NaN). One pass with no early exit, over GCC vectors of 32 bytes (a good
-// file is the common case, checked while its checksummed block is in cache), with an AVX2 copy
-// chosen at run time where the CPU has it (target_clones; the baseline copy runs each vector as
-// two SSE2 halves). Plain loops with a flag stayed scalar: a 292 MB load took 27.7 ms, not 10.4.
-// target_clones needs ifunc (x86-64 with glibc); elsewhere one baseline copy. Not under the
-// sanitizers either: ifunc resolvers run before their runtimes start (TSan's test binaries
-// crashed on start).
+// Whether any of n values is NaN or beyond +-limit (with an infinite limit: any NaN). One pass with
+// no early exit, over GCC vectors of 32 bytes (a good file is the common case, checked while its
+// checksummed block is in cache), with an AVX2 copy chosen at run time where the CPU has it
+// (target_clones; the baseline copy runs each vector as two SSE2 halves). Plain loops with a flag
+// stayed scalar: a 292 MB load took 27.7 ms, not 10.4. target_clones needs ifunc (x86-64 with
+// glibc); elsewhere one baseline copy. Not under the sanitizers either: ifunc resolvers run before
+// their runtimes start (TSan's test binaries crashed on start).
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define KDOP_SANITIZED 1
@@ -640,57 +639,42 @@ KDOP_VALUE_SCAN bool any_float_beyond(const float* v, std::size_t n, float limit
   return any_beyond<FloatVector>(v, n, limit);
 }
 
-KDOP_VALUE_SCAN bool any_nan(const float* v, std::size_t n) {
-  MaskVector bad{};
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    FloatVector x;
-    std::memcpy(&x, v + i, sizeof x);
-    bad |= reinterpret_cast<MaskVector>(x != x);
-  }
-  bool found = (bad[0] | bad[1] | bad[2] | bad[3]) != 0;
-  for (; i < n; ++i) found |= v[i] != v[i];
-  return found;
-}
 #undef KDOP_VALUE_SCAN
 
 // The sections whose values are checked (a NaN or a huge coordinate makes queries answer
-// wrongly), each as a flat array; the DOPs' bounds only for NaN (their padding lanes are
-// infinite). Gaps inside staggered sections hold zeros.
-enum class ValueCheck { coordinate, finite_float, no_nan };
+// wrongly), each as a flat array of doubles or floats, against a limit: the coordinates' range,
+// finite floats, or (the DOPs' bounds, whose padding lanes are infinite) no NaN. Gaps inside
+// staggered sections hold zeros.
 struct ValueSection {
   int section;
-  ValueCheck check;
+  bool doubles;
+  double limit;
 };
-constexpr std::array<ValueSection, 8> kValueSections = {{{kCorners, ValueCheck::coordinate},
-                                                         {kHullPoints, ValueCheck::coordinate},
-                                                         {kSize, ValueCheck::finite_float},
-                                                         {kVx, ValueCheck::finite_float},
-                                                         {kVy, ValueCheck::finite_float},
-                                                         {kVz, ValueCheck::finite_float},
-                                                         {kLeafFloats, ValueCheck::finite_float},
-                                                         {kBounds, ValueCheck::no_nan}}};
+constexpr double kFiniteFloat = std::numeric_limits<float>::max();
+constexpr double kAnyNumber = std::numeric_limits<double>::infinity();
+constexpr std::array<ValueSection, 8> kValueSections = {{{kCorners, true, kMaxCoordinate},
+                                                         {kHullPoints, true, kMaxCoordinate},
+                                                         {kSize, false, kFiniteFloat},
+                                                         {kVx, false, kFiniteFloat},
+                                                         {kVy, false, kFiniteFloat},
+                                                         {kVz, false, kFiniteFloat},
+                                                         {kLeafFloats, false, kFiniteFloat},
+                                                         {kBounds, false, kAnyNumber}}};
 
 // Flags the value sections with a bad value among bytes [first, end) of the file. Block
 // boundaries are 8-byte aligned and sections 64-byte aligned, so no value straddles one.
 void flag_bad_values(std::string_view file, const Header& h, bool dop, std::uint64_t first,
                      std::uint64_t end, std::array<std::atomic<bool>, kSections>& bad) {
   for (const ValueSection& v : kValueSections) {
-    if (v.check == ValueCheck::no_nan && !dop) continue;  // oriented boxes: StructureCheck
+    if (v.section == kBounds && !dop) continue;  // oriented boxes: StructureCheck::boxes
     const std::uint64_t from = std::max(first, h.offset[v.section]);
     const std::uint64_t to = std::min(end, h.offset[v.section] + h.bytes[v.section]);
     if (from >= to) continue;
     const char* at = file.data() + from;
-    bool found = false;
-    if (v.check == ValueCheck::coordinate) {
-      found =
-          any_double_beyond(reinterpret_cast<const double*>(at), (to - from) / 8, kMaxCoordinate);
-    } else if (v.check == ValueCheck::finite_float) {
-      found = any_float_beyond(reinterpret_cast<const float*>(at), (to - from) / 4,
-                               std::numeric_limits<float>::max());
-    } else {
-      found = any_nan(reinterpret_cast<const float*>(at), (to - from) / 4);
-    }
+    const bool found =
+        v.doubles ? any_double_beyond(reinterpret_cast<const double*>(at), (to - from) / 8, v.limit)
+                  : any_float_beyond(reinterpret_cast<const float*>(at), (to - from) / 4,
+                                     static_cast<float>(v.limit));
     if (found) bad[v.section].store(true, std::memory_order_relaxed);
   }
 }
@@ -761,25 +745,22 @@ void Reader::name_bad_value(const Header& h,
   });
   for (const ValueSection& v : flagged) {
     const char* data = in_.data() + h.offset[v.section];
-    const bool doubles = v.check == ValueCheck::coordinate;
-    const std::size_t n = h.bytes[v.section] / (doubles ? 8 : 4);
-    for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t size = v.doubles ? 8 : 4;
+    for (std::size_t i = 0; i < h.bytes[v.section] / size; ++i) {
       double x = 0;
-      if (doubles) {
-        std::memcpy(&x, data + 8 * i, 8);
+      if (v.doubles) {
+        std::memcpy(&x, data + size * i, size);
       } else {
         float f = 0;
-        std::memcpy(&f, data + 4 * i, 4);
+        std::memcpy(&f, data + size * i, size);
         x = f;
       }
-      const double limit = doubles ? kMaxCoordinate : double{std::numeric_limits<float>::max()};
-      const bool ok = v.check == ValueCheck::no_nan ? !std::isnan(x) : std::fabs(x) <= limit;
-      if (ok) continue;
-      fail(h.offset[v.section] + (doubles ? 8 : 4) * i,
+      if (std::fabs(x) <= v.limit) continue;
+      fail(h.offset[v.section] + size * i,
            std::string("section ") + kSectionNames[v.section] + ": value " + shortest_text(x) +
-               (v.check == ValueCheck::no_nan ? ", expected a number"
-                : doubles                     ? ", expected a number within +-1e+30"
-                                              : ", expected a finite number"));
+               (v.limit == kAnyNumber       ? ", expected a number"
+                : v.limit == kMaxCoordinate ? ", expected a number within +-1e+30"
+                                            : ", expected a finite number"));
     }
   }
 }
