@@ -184,17 +184,7 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes,
 
 std::string printable(std::string_view s) {
   std::string out;
-  for (const char c : s) {
-    const auto ch = static_cast<unsigned char>(c);
-    if (ch >= 0x20 && ch < 0x7F) {
-      out += c;
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[ch >> 4];
-      out += kHex[ch & 15];
-    }
-  }
+  text::append_escaped(out, s);
   return out;
 }
 

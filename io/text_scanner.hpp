@@ -137,21 +137,35 @@ inline bool parse_uint(std::string_view tok, std::uint64_t& value) {
   return ec == std::errc() && end == last && !tok.empty();
 }
 
+// `s` for an error message, appended to `out` so the message stays one line: control bytes
+// (and, unless `keep_non_ascii`, every byte past ASCII) as \xNN.
+inline void append_escaped(std::string& out, std::string_view s, bool keep_non_ascii = false) {
+  for (const char c : s) {
+    const auto ch = static_cast<unsigned char>(c);
+    if ((ch >= 0x20 && ch < 0x7F) || (keep_non_ascii && ch > 0x7F)) {
+      out += c;
+      continue;
+    }
+    constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[ch >> 4];
+    out += kHex[ch & 15];
+  }
+}
+
+// A whole message on one line: control bytes (a line break in a file name, say) as \xNN; UTF-8
+// as it is.
+inline std::string one_line(std::string_view message) {
+  std::string out;
+  append_escaped(out, message, true);
+  return out;
+}
+
 // A token quoted for an error message: short, and printable so the message stays one line.
 inline std::string quote(std::string_view tok) {
   constexpr std::size_t kMax = 40;
   std::string out = "'";
-  for (std::size_t i = 0; i < tok.size() && i < kMax; ++i) {
-    const auto ch = static_cast<unsigned char>(tok[i]);
-    if (ch >= 0x20 && ch < 0x7F) {
-      out += static_cast<char>(ch);
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[ch >> 4];
-      out += kHex[ch & 15];
-    }
-  }
+  append_escaped(out, tok.substr(0, kMax));
   if (tok.size() > kMax) out += "...";
   return out + "'";
 }

@@ -13,6 +13,7 @@
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/commands.hpp"
 #include "io/io_error.hpp"
+#include "io/text_scanner.hpp"
 #include "simd/isa.hpp"
 
 namespace {
@@ -35,24 +36,6 @@ void hold_standard_descriptors() {
     const int held = ::open("/dev/null", O_RDONLY);  // the lowest free descriptor: fd
     if (held >= 0 && held != fd) ::close(held);
   }
-}
-
-// An error message as one line: control bytes (a line break in a file name, say) as \xNN; other
-// bytes, UTF-8 included, as they are.
-std::string one_line(std::string_view message) {
-  std::string out;
-  for (const char c : message) {
-    const auto ch = static_cast<unsigned char>(c);
-    if (ch >= 0x20 && ch != 0x7F) {
-      out += c;
-      continue;
-    }
-    constexpr char kHex[] = "0123456789abcdef";
-    out += "\\x";
-    out += kHex[ch >> 4];
-    out += kHex[ch & 15];
-  }
-  return out;
 }
 
 }  // namespace
@@ -102,8 +85,8 @@ int main(int argc, char** argv) {
       known += (known.empty() ? "" : ", ") + sub->get_name();
     }
     if (!found) {
-      std::cerr << "kdop: unknown command '" << one_line(argv[1]) << "'; expected one of " << known
-                << " (see kdop --help)\n";
+      std::cerr << "kdop: unknown command '" << kdop::text::one_line(argv[1])
+                << "'; expected one of " << known << " (see kdop --help)\n";
       return kExitInputError;
     }
   }
@@ -123,11 +106,11 @@ int main(int argc, char** argv) {
       const std::string_view a = argv[i];
       numbers_option = numbers_option || a == "--pose" || a == "--matrix";
     }
-    std::cerr << "kdop: " << one_line(e.what())
+    std::cerr << "kdop: " << kdop::text::one_line(e.what())
               << (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && numbers_option
                       ? "; --pose and --matrix take their numbers as one comma-separated argument"
                       : "")
-              << " (see kdop " << (command ? one_line(argv[1]) + " " : std::string())
+              << " (see kdop " << (command ? kdop::text::one_line(argv[1]) + " " : std::string())
               << "--help)\n";
     return kExitInputError;
   }
@@ -145,16 +128,16 @@ int main(int argc, char** argv) {
     if (path_cmd->parsed()) return with_stdout_checked(run_path(path));
     if (nc_cmd->parsed()) return with_stdout_checked(run_nc(nc));
   } catch (const InputError& e) {
-    std::cerr << "kdop: " << one_line(e.what()) << "\n";
+    std::cerr << "kdop: " << kdop::text::one_line(e.what()) << "\n";
     return kExitInputError;
   } catch (const kdop::IoError& e) {
-    std::cerr << "kdop: " << one_line(e.what()) << "\n";
+    std::cerr << "kdop: " << kdop::text::one_line(e.what()) << "\n";
     return kExitInputError;
   } catch (const std::bad_alloc&) {
     std::cerr << "kdop: out of memory\n";
     return kExitInternal;
   } catch (const std::exception& e) {
-    std::cerr << "kdop: internal error: " << one_line(e.what()) << "\n";
+    std::cerr << "kdop: internal error: " << kdop::text::one_line(e.what()) << "\n";
     return kExitInternal;
   }
   return kExitInputError;
