@@ -59,6 +59,28 @@ class RecordQuotes {
   bool inside_ = false, quote_seen_ = false, field_start_ = true;
 };
 
+// A record whose first line, `record`, ended inside a quoted field (`quotes` has scanned it):
+// appends the lines `next_line` hands out (bool(std::string_view&), false at the end), each
+// after a '\n', up to the one that closes it. `fail(message)` (which throws) for an end of input
+// first, or past `max_bytes`. RecordQuotes needs only the new lines: a '\n' inside a quoted
+// field changes nothing.
+template <class NextLine, class Fail>
+void join_record_lines(RecordQuotes& quotes, std::string& record, std::size_t max_bytes,
+                       NextLine&& next_line, Fail&& fail) {
+  std::string_view line;
+  do {
+    if (!next_line(line)) {
+      fail("a quoted field opened on this line is not closed before the end of the file");
+    }
+    if (record.size() + 1 + line.size() > max_bytes) {
+      fail("a quoted field opened on this line is still open after " + std::to_string(max_bytes) +
+           " bytes");
+    }
+    record += '\n';
+    record += line;
+  } while (quotes.open_after(line));
+}
+
 // Splits one record (a line, or lines joined by '\n' where RecordQuotes found a quoted field
 // open) into fields as RFC 4180 says: a field that starts with '"' is quoted, runs to the next
 // '"' not doubled, and holds its text with each '""' read as '"'; it must be followed by ',' or

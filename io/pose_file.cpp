@@ -237,18 +237,9 @@ class CsvPoses {
     csv::RecordQuotes quotes;
     if (!quotes.open_after(record)) return true;
     joined_.assign(record);
-    std::string_view line;
-    do {
-      if (!lines_.next(line)) {
-        fail("a quoted field opened on this line is not closed before the end of the file");
-      }
-      if (joined_.size() + 1 + line.size() > kBufferBytes) {
-        fail("a quoted field opened on this line is still open after " +
-             std::to_string(kBufferBytes) + " bytes");
-      }
-      joined_ += '\n';
-      joined_ += line;
-    } while (quotes.open_after(std::string_view(joined_).substr(joined_.size() - line.size() - 1)));
+    csv::join_record_lines(
+        quotes, joined_, kBufferBytes, [&](std::string_view& line) { return lines_.next(line); },
+        [&](const std::string& what) { fail(what); });
     record = joined_;
     return true;
   }

@@ -245,20 +245,14 @@ class CsvTrajectory {
     std::string_view first = lines_.rest_as_is();
     while (!first.empty() && text::is_blank(first.front())) first.remove_prefix(1);
     joined_.assign(first);
-    std::size_t added = 0;
-    do {
-      if (!lines_.next_line()) {
-        fail("a quoted field opened on this line is not closed before the end of the file");
-      }
-      const std::string_view line = lines_.rest_as_is();
-      if (joined_.size() + 1 + line.size() > kMaxRecordBytes) {
-        fail("a quoted field opened on this line is still open after " +
-             std::to_string(kMaxRecordBytes) + " bytes");
-      }
-      joined_ += '\n';
-      joined_ += line;
-      added = line.size() + 1;
-    } while (quotes.open_after(std::string_view(joined_).substr(joined_.size() - added)));
+    csv::join_record_lines(
+        quotes, joined_, kMaxRecordBytes,
+        [&](std::string_view& line) {
+          if (!lines_.next_line()) return false;
+          line = lines_.rest_as_is();
+          return true;
+        },
+        [&](const std::string& what) { fail(what); });
     // The record's last line without its surrounding blanks, as a line on its own would be.
     while (!joined_.empty() && text::is_blank(joined_.back())) joined_.pop_back();
     return joined_;
