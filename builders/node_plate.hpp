@@ -5,9 +5,9 @@
 // (its prefilter key, engine/leaf_test.hpp), all lie beyond the plate is separated from every
 // triangle under the node: the plate is a separating slab, as each of the DOP's slabs is. It is
 // what an OBB's thin axis gives (Gottschalk et al. 1996, section 3), for one direction per node.
-// The k-DOP query (engine/dop_query.hpp) tests it where an environment leaf meets a flying node:
-// before a flying leaf's triangles are prefiltered one by one, and as a second test after the
-// DOPs of an environment leaf and an inner flying node overlap.
+// The k-DOP query (engine/dop_query.hpp) tests it where an environment leaf meets a flying node,
+// right after the triangle's test against the node's own DOP: before a flying leaf's triangles
+// are prefiltered one by one, and in env_leaf_misses_node for any flying node.
 //
 // Derived from the leaf triangles (built and loaded hierarchies alike; files do not store it).
 // Per node: nx, ny, nz (a float direction, taken as exact, not necessarily unit), l1 = |n|_1

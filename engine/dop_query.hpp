@@ -318,7 +318,8 @@ class DopTraversal {
       // pose) against the node's own DOP and plate, before the tumble. On the flights most such
       // pairs end there, and the node is never tumbled ("Environment leaves against the flying
       // nodes' own DOPs" in docs/design-notes.md). Either way a pair passes only all three tests
-      // (slab, box, triangles; a flying leaf's triangles in leaf_pairs), so the answers and the
+      // (slab, box, triangles; on the tumbled path a flying leaf's triangles are tested in
+      // leaf_pairs, which counts no pair for a triangle that misses), so the answers and the
       // counters do not depend on which tumbles came first (split tasks share them).
       const float* tumbled = tumbled_in_this_pose(f);
       if (!tumbled && f != 0 && env_.topology.is_leaf(e)) {

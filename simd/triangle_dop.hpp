@@ -2,11 +2,13 @@
 // A triangle against a k-DOP in the DOP's own frame: the triangle's three corners projected on the
 // k/2 directions (lanes), their range widened by a margin per lane, against the DOP's intervals.
 // The leaf test moves each environment triangle into the flying object's frame anyway (its
-// prefilter key); testing it there against a flying leaf's stored DOP, which is tight around the
-// leaf's triangles in that frame, rejects many pairs that the leaf's tumbled (world) DOP let
-// through, before the per-slot prefilter. A rejection is a separating slab, so nothing that meets
-// is rejected once every rounding is inside the margin (engine/leaf_test.hpp derives it). Every
-// ISA computes the same float operations in the same order as the scalar reference.
+// prefilter key); testing it there against a flying node's stored DOP, which is tight around the
+// node's triangles in that frame, rejects many pairs that the node's tumbled (world) DOP lets
+// through: before a flying leaf's per-slot prefilter, and for an environment leaf against an inner
+// flying node (engine/dop_query.hpp, env_leaf_misses_node), where it also spares the tumble. A
+// rejection is a separating slab, so nothing that meets is rejected once every rounding is inside
+// the margin (engine/leaf_test.hpp derives it). Every ISA computes the same float operations in the
+// same order as the scalar reference.
 #include "simd/arch.hpp"
 
 namespace kdop::simd {
