@@ -401,7 +401,10 @@ class DopTraversal {
     const std::uint32_t stamp =
         shared_ ? std::atomic_ref<std::uint32_t>(s_.tumble_stamp[f]).load(std::memory_order_acquire)
                 : s_.tumble_stamp[f];
-    return stamp == s_.epoch ? s_.tumbled.data() + std::size_t{f} * Shape::floats : nullptr;
+    return stamp == s_.epoch ? tumbled_slot(f) : nullptr;
+  }
+  float* tumbled_slot(std::uint32_t f) const {
+    return s_.tumbled.data() + std::size_t{f} * Shape::floats;
   }
   void publish(std::uint32_t& stamp) const {
     if (shared_) std::atomic_ref<std::uint32_t>(stamp).store(s_.epoch, std::memory_order_release);
@@ -422,7 +425,7 @@ class DopTraversal {
   // Inlined into the traversal loop: GCC otherwise calls it for every node pair, which cost the
   // tori 30% more instructions.
   [[gnu::always_inline]] const float* fly_bounds(std::uint32_t f, QueryResult& result) const {
-    float* out = s_.tumbled.data() + std::size_t{f} * Shape::floats;
+    float* out = tumbled_slot(f);
     if (claim(s_.tumble_stamp[f])) {
       ++result.stats.n_u;
       if (f == 0) {
@@ -494,36 +497,31 @@ class DopTraversal {
   // Out of line: the overlap test that calls it runs for every node pair and must stay inlined.
   [[gnu::noinline]] bool env_leaf_misses_node(std::uint32_t e, std::uint32_t f,
                                               PrefilterKeyCache* keys) const {
-    const float* dop = fly_.tree.node_bounds(f);
-    const float* plate = fly_.plates.node(f);
-    const bool has_plate = options_.plates && plate[3] != 0;
     UncachedKey own;
     const std::uint32_t first = env_.topology.child_or_first[e];
     const std::uint32_t end = first + env_.topology.leaf_count[e];
     for (std::uint32_t es = first; es < end; ++es) {
       const Triangle te = env_.triangles.template triangle<Arch>(es);
-      const simd::PrefilterTriangle& key = env_key(keys, own, es, te, false);
-      const bool meets_dop = simd::triangle_may_meet_dop<Arch, Shape::lanes>(
-          kSlabDirections, dop, key.x, key.y, key.z, key.slab_margin);
-      if (meets_dop &&
-          !(has_plate && triangle_misses_plate<Arch>(plate, key.x, key.y, key.z, key.slab_margin)))
-        return false;
+      if (!key_misses_node(env_key(keys, own, es, te, false), f)) return false;
     }
     return true;
+  }
+
+  // An environment triangle, by its key in the object's frame, against flying node f's own DOP,
+  // then its plate along the node's mean normal (builders/node_plate.hpp).
+  bool key_misses_node(const simd::PrefilterTriangle& key, std::uint32_t f) const {
+    return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
+               kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin) ||
+           (options_.plates &&
+            triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin));
   }
 
   // `keys`: the pose's key cache of this thread, or null (each key computed where it is needed).
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result,
                   PrefilterKeyCache* keys) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
-    // The environment triangle, in the object's frame, against the flying leaf's own DOP.
-    // Then against the leaf's plate along its mean normal (builders/node_plate.hpp).
-    auto misses_leaf = [&](const simd::PrefilterTriangle& key) {
-      return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
-                 kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin) ||
-             (options_.plates && triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y,
-                                                             key.z, key.slab_margin));
-    };
+    // The environment triangle, in the object's frame, against the flying leaf's own DOP and plate.
+    auto misses_leaf = [&](const simd::PrefilterTriangle& key) { return key_misses_node(key, f); };
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
     // is computed once per triangle here: its corners first, the rest if the corners pass.
     UncachedKey own;
