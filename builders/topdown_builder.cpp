@@ -128,8 +128,13 @@ BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config) {
   BuildTree tree;
   tree.order.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) tree.order[i] = i;
-  const Builder b{mesh, config, std::max<std::uint32_t>(config.leaf_size, 1), centroids_of(mesh),
-                  tree.order};
+  // The root is split whenever it holds two triangles or more, whatever tau: a tree of one leaf
+  // has no hierarchy, and its leaf test's own-DOP check repeats the root's slab test. Split once,
+  // a small object (the swept flight's 38-triangle axe under tau = 40) gives the leaf test two
+  // far tighter volumes: 2.5x faster there (docs/design-notes.md, "A flying tree is never one
+  // leaf").
+  const std::uint32_t tau = std::max<std::uint32_t>(std::min(config.leaf_size, n - 1), 1);
+  const Builder b{mesh, config, tau, centroids_of(mesh), tree.order};
   const Subtree root = b.parallel<K>(0, n, 0);
   reserve_populated(tree.nodes, root.node_count);
   append(root, tree.nodes);

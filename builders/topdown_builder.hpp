@@ -1,6 +1,7 @@
 #pragma once
 // The generic top-down builder (Klosowski et al. 1998, section 3.3): recursively split a node's
-// triangles in two (builders/split_rule.hpp) until a node holds at most tau triangles. It
+// triangles in two (builders/split_rule.hpp) until a node holds at most tau triangles (the root
+// is split even so, if it has two or more). It
 // produces a plain binary tree of index ranges; encoders (dop_tree.hpp) then write the flat
 // layouts that queries read.
 //

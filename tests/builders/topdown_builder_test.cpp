@@ -18,8 +18,9 @@ constexpr SplitRule kAllRules[] = {
     SplitRule::splatter,     SplitRule::longest_side, SplitRule::min_sum, SplitRule::min_max,
     SplitRule::surface_area, SplitRule::zachmann,     SplitRule::obb_axis};
 
-// Every inner node's children partition its range; leaves hold 1..tau triangles; the order is
-// a permutation.
+// Every inner node's children partition its range; leaves hold 1..tau triangles; inner nodes hold
+// more than tau (the root: two or more, it is split even when tau would keep it whole); the order
+// is a permutation.
 void expect_valid_tree(const BuildTree& t, std::size_t triangles, std::uint32_t tau) {
   ASSERT_FALSE(t.nodes.empty());
   std::vector<std::uint32_t> sorted = t.order;
@@ -40,7 +41,7 @@ void expect_valid_tree(const BuildTree& t, std::size_t triangles, std::uint32_t 
     ASSERT_LT(b.right, t.nodes.size());
     const BuildNode& l = t.nodes[n + 1];
     const BuildNode& r = t.nodes[b.right];
-    EXPECT_GT(b.count, tau);
+    EXPECT_GT(b.count, n == 0 ? 1u : tau);
     EXPECT_EQ(l.begin, b.begin);
     EXPECT_EQ(r.begin, b.begin + l.count);
     EXPECT_EQ(l.count + r.count, b.count);
@@ -68,6 +69,28 @@ TEST(TopdownBuilder, EveryRuleAndLeafSizeGivesAValidTree) {
       }
     }
   }
+}
+
+// A mesh of at most tau triangles is still split once: two leaves under the root. One triangle
+// stays one leaf.
+TEST(TopdownBuilder, TheRootIsSplitEvenWithinTau) {
+  const Mesh m = make_torus({0, 0, 0}, 1, 0.3, 6, 3, 0.0);  // 36 triangles
+  ASSERT_EQ(m.triangle_count(), 36u);
+  for (std::uint32_t tau : {36u, 40u, 100000u}) {
+    const BuildTree t =
+        build_topdown<14>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, tau});
+    ASSERT_EQ(t.nodes.size(), 3u) << tau;
+    EXPECT_FALSE(t.nodes[0].is_leaf());
+    EXPECT_TRUE(t.nodes[1].is_leaf());
+    EXPECT_TRUE(t.nodes[2].is_leaf());
+    expect_valid_tree(t, m.triangle_count(), tau);
+  }
+  Mesh one;
+  one.add_triangle(one.add_vertex(0, 0, 0), one.add_vertex(1, 0, 0), one.add_vertex(0, 1, 0));
+  const BuildTree t =
+      build_topdown<14>(one, BuildConfig{SplitRule::splatter, SplitPoint::mean, 40});
+  ASSERT_EQ(t.nodes.size(), 1u);
+  EXPECT_TRUE(t.nodes[0].is_leaf());
 }
 
 TEST(TopdownBuilder, CoincidentCentroidsStillSplit) {

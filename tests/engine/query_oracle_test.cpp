@@ -527,11 +527,12 @@ TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
 }
 
 // The same at a flying node's plate (builders/node_plate.hpp): a curved patch of random double
-// corners, and an environment triangle leaving the patch's extreme corner along the root's plate
+// corners, and an environment triangle leaving a node's extreme corner along the node's plate
 // normal (or against it, from the lowest corner), so in the object's frame it lies beyond the plate
-// except at that corner. Patches of 12 triangles are one leaf (the plate test before the leaf's
-// prefilter); patches of 60 have an inner root (the plate test after the DOPs overlap). Either must
-// allow for the corners' float rounding. (Without the margin, this test fails in both places.)
+// except at that corner. Patches of 12 triangles are a root split once into two leaves, and the
+// node is the left leaf (the plate test before the leaf's prefilter); patches of 60 use their
+// inner root (the plate test after the DOPs overlap). Either must allow for the corners' float
+// rounding. (Without the margin, this test fails in both places.)
 TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
   std::uint64_t rng = 78;
   int checked = 0, tight = 0;
@@ -551,13 +552,27 @@ TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
     PairConfig config;
     config.bv = trial % 4 < 2 ? BvType::kdop18 : BvType::kdop26;
     const FlyingDopTree<18> plate_tree = build_flying_dop_tree<18>(object, config.object);
-    ASSERT_EQ(plate_tree.tree.topology.is_leaf(0), one_leaf);
-    const float* s = plate_tree.plates.node(0);
+    const TreeTopology& topology = plate_tree.tree.topology;
+    ASSERT_FALSE(topology.is_leaf(0));
+    const std::uint32_t node = one_leaf ? 1 : 0;
+    ASSERT_EQ(topology.is_leaf(node), one_leaf);
+    // The node's corners: its triangles' (a leaf), or every corner (the root).
+    std::vector<std::uint32_t> corners;
+    if (one_leaf) {
+      const std::uint32_t first = topology.child_or_first[node];
+      for (std::uint32_t slot = first; slot < first + topology.leaf_count[node]; ++slot) {
+        const std::uint32_t t = plate_tree.tree.triangles.original[slot];
+        corners.insert(corners.end(), {object.a[t], object.b[t], object.c[t]});
+      }
+    } else {
+      for (std::uint32_t i = 0; i < object.vertex_count(); ++i) corners.push_back(i);
+    }
+    const float* s = plate_tree.plates.node(node);
     const Pose pose = test::random_pose(rng, {-3, -3, -3}, {3, 3, 3});
     for (double side : {1.0, -1.0}) {
       const Vec3 n{side * s[0], side * s[1], side * s[2]};
-      std::size_t best = 0;
-      for (std::size_t i = 1; i < object.vertex_count(); ++i) {
+      std::size_t best = corners[0];
+      for (std::uint32_t i : corners) {
         if (dot(n, corner(object, i)) > dot(n, corner(object, best))) best = i;
       }
       const Vec3 w1 = n + Vec3{0.3, -0.2, 0.1}, w2 = n + Vec3{-0.1, 0.25, -0.3};
