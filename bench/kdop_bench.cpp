@@ -37,7 +37,7 @@ struct Options {
   unsigned threads = 0;
   std::string tumble = "vertices", descent = "larger", root = "auto";
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
-  std::uint32_t env_leaf = 1;     // environment leaf size tau
+  std::uint32_t env_leaf = 0;     // environment leaf size tau (0: 3 k-DOPs, 1 obb and rss)
   bool no_plates = false;
   bool no_boxes = false;
   bool no_hot_start = false;
@@ -127,7 +127,7 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     // The BV type's own defaults: split rule (Gottschalk's for obb and rss) and flying leaf size.
     base.environment.rule = base.object.rule = default_split_rule(*bv);
     base.object.leaf_size = o.object_leaf != 0 ? o.object_leaf : default_object_leaf(*bv);
-    base.environment.leaf_size = o.env_leaf;
+    base.environment.leaf_size = o.env_leaf != 0 ? o.env_leaf : default_env_leaf(*bv);
     base.plates = !o.no_plates;
     base.boxes = !e.no_boxes;
     base.hot_start = !o.no_hot_start;
@@ -354,9 +354,10 @@ int main(int argc, char** argv) {
   app.add_option("--object-leaf", o.object_leaf,
                  "kdop: flying leaf size tau (0: 40 for k-DOPs, 8 for obb and rss)")
       ->capture_default_str();
-  app.add_option("--env-leaf", o.env_leaf, "kdop: environment leaf size tau")
+  app.add_option("--env-leaf", o.env_leaf,
+                 "kdop: environment leaf size tau (0: 3 for k-DOPs, 1 for obb and rss)")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
+      ->check(CLI::Range(0u, 1024u));
   app.add_flag("--no-plates", o.no_plates,
                "kdop: no tests against the flying nodes' mean-normal plates (for comparison)");
   app.add_flag("--no-boxes", o.no_boxes,

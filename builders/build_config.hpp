@@ -1,7 +1,8 @@
 #pragma once
 // How a top-down builder splits (Klosowski et al. 1998, section 3.3.4; Zachmann 1998, section
-// 4.2) and when it stops (section 4.3). Defaults are the paper's: splatter axis, split at the
-// mean, leaf threshold tau = 1 for the environment and 40 for the flying object.
+// 4.2) and when it stops (section 4.3). Defaults are the paper's (splatter axis, split at the
+// mean, leaf threshold tau = 40 for the flying object) but for the environment's tau: 3, not 1
+// (measured for the k-DOP types: engine/bv_type.hpp, default_env_leaf).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,7 +38,11 @@ struct BuildConfig {
   // open question).
   bool all_directions = false;
 
-  static BuildConfig environment_defaults() { return {}; }
+  static BuildConfig environment_defaults() {
+    BuildConfig c;
+    c.leaf_size = 3;
+    return c;
+  }
   static BuildConfig object_defaults() {
     BuildConfig c;
     c.leaf_size = 40;

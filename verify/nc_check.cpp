@@ -78,7 +78,9 @@ SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file,
   const auto [y_lo, y_hi] = std::minmax_element(m.y.begin(), m.y.end());
   const auto [z_lo, z_hi] = std::minmax_element(m.z.begin(), m.z.end());
   const Vec3 lo{*x_lo, *y_lo, *z_lo}, hi{*x_hi, *y_hi, *z_hi};
-  DopTree<K> tree = build_dop_tree<K>(m, BuildConfig::environment_defaults());
+  // Leaves of one triangle (a plain BuildConfig): the default of 3 was measured on collision
+  // queries, not on the tool sweeps of an NC check.
+  DopTree<K> tree = build_dop_tree<K>(m, BuildConfig{});
   return {s.name, std::move(tree), lo, hi, keep_mesh ? std::move(m) : Mesh{}};
 }
 

@@ -29,9 +29,9 @@ CLI::App* add_build_command(CLI::App& app, BuildArgs& args) {
                   "env: an environment hierarchy; object: a moving object's (with the DOP "
                   "vertices, leaf floats and root hull that tumbling needs)")
       ->capture_default_str();
-  cmd->add_option(
-         "--leaf", args.leaf,
-         "Leaf size tau (default: 1 for env; for object 40 with k-DOPs, 8 with obb and rss)")
+  cmd->add_option("--leaf", args.leaf,
+                  "Leaf size tau (default: env 3 with k-DOPs, 1 with obb and rss; object 40 with "
+                  "k-DOPs, 8 with obb and rss)")
       ->check(CLI::Range(1u, 1000000u));
   add_build_options(*cmd, args.build, OptionSet::hierarchy);
   return cmd;

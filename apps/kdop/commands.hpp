@@ -16,7 +16,7 @@ struct BuildOptions {
   std::string split = "mean";
   std::uint32_t bins = 0;  // 0: not given (8 with --split binned)
   bool all_directions = false;
-  std::uint32_t env_leaf = 1;
+  std::uint32_t env_leaf = 0;     // 0: the BV type's default (engine/bv_type.hpp)
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (engine/bv_type.hpp)
   std::string tumble = "vertices";
   std::string descent = "larger";

@@ -43,8 +43,9 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
                      "with K, M or G: 10^3, 10^6, 10^9; default: the memory available, "
                      "MemAvailable; under ulimit -v at most half the address space it leaves)");
   if (set == OptionSet::hierarchy) return;
-  command.add_option("--env-leaf", o.env_leaf, "Environment leaf size tau")
-      ->capture_default_str()
+  command
+      .add_option("--env-leaf", o.env_leaf,
+                  "Environment leaf size tau (default: 3 for k-DOPs, 1 for obb and rss)")
       ->check(CLI::Range(1u, 1000000u));
   command
       .add_option("--object-leaf", o.object_leaf,
@@ -74,10 +75,11 @@ inline bool bv_given(const BuildOptions& o) {
 }
 
 // The BV type's own defaults (engine/bv_type.hpp) for what the options leave out: the split
-// rule (--rule) and the flying leaf size (--object-leaf).
+// rule (--rule) and the leaf sizes (--env-leaf, --object-leaf).
 inline void apply_bv_defaults(const BuildOptions& o, BvType bv, BuildConfig& environment,
                               BuildConfig& object) {
   if (o.rule.empty()) environment.rule = object.rule = default_split_rule(bv);
+  if (o.env_leaf == 0) environment.leaf_size = default_env_leaf(bv);
   if (o.object_leaf == 0) object.leaf_size = default_object_leaf(bv);
 }
 

@@ -170,6 +170,7 @@ int run_path(const PathArgs& args) {
   }
   options.bv = pair.bv;
   options.environment = pair.environment;
+  options.environment.leaf_size = 1;  // verify/path_check.hpp: leaves of one for path checks
   options.object = pair.object;
   options.object.leaf_size = args.build.object_leaf != 0 ? args.build.object_leaf : 8;
   options.continuous = args.continuous;

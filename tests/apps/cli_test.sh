@@ -391,6 +391,17 @@ check "obb object file, no note on the default leaf" 1 "$kdop" check --env torus
 expect "no note on the object's default leaf" test ! -s err.txt
 check "obb file with a mesh object" 1 "$kdop" check --env env_obb.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0
 expect "no note on the default rule" test ! -s err.txt
+check "build env kdop18" 0 "$kdop" build --mesh torus.obj --out env_k18.kdop
+expect "k-DOP environments have leaves of 3" grep -q "env_k18.kdop: kdop18 env hierarchy, splatter / mean, leaf size 3" err.txt
+check "k-DOP env file, no note on the default leaf" 1 "$kdop" check --env env_k18.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0
+expect "no note on the environment's default leaf" test ! -s err.txt
+check "k-DOP env file, --env-leaf 1 noted" 1 "$kdop" check --env env_k18.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --env-leaf 1
+expect "--env-leaf 1 against a file of leaves of 3 is noted" grep -q "env_k18.kdop: --env-leaf ignored" err.txt
+check "build env kdop18, leaves of 1" 0 "$kdop" build --mesh torus.obj --out env_k18_1.kdop --leaf 1
+check "same contacts with environment leaves of 1 and 3" 1 "$kdop" check --env env_k18_1.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --all-contacts --json --out leaf1.json
+check "same contacts, leaves of 3" 1 "$kdop" check --env env_k18.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --all-contacts --json --out leaf3.json
+expect "environment leaves of 1 and 3 give the same pairs" test "$(grep -o '"pairs":\[[][0-9,]*\]' leaf1.json)" = "$(grep -o '"pairs":\[[][0-9,]*\]' leaf3.json)"
+expect "the compared pairs are not empty" grep -q '"pairs":\[\[2,4\]' leaf3.json
 expect "batch files have contacts and misses" test "$(cut -d, -f2 from_file.csv | sort -u | tr '\n' ' ')" = "0 1 collides "
 check "build env options" 0 "$kdop" build --mesh torus.obj --out env_opts.kdop --k 14 --rule longest-side --split median --leaf 3
 expect "build says what it wrote" grep -q "env_opts.kdop: kdop14 env hierarchy, longest-side / median, leaf size 3" err.txt
