@@ -222,7 +222,8 @@ void run_family(const std::string& family, const Args& args, const std::filesyst
   // Distance queries at the flight's poses.
   BuildConfig fly_config = BuildConfig::object_defaults();
   fly_config.leaf_size = 8;
-  const DopTree<18> env = build_dop_tree<18>(g.environment, BuildConfig::environment_defaults());
+  // Environment leaves of one triangle, as `kdop path` builds them (verify/path_check.hpp).
+  const DopTree<18> env = build_dop_tree<18>(g.environment, BuildConfig{});
   const FlyingDopTree<18> fly = build_flying_dop_tree<18>(g.object, fly_config);
   ProximityScratch<18> scratch;
   ProximityResult result;

@@ -31,6 +31,9 @@ namespace kdop {
 
 struct BatchConfig {
   BvType bv = BvType::kdop18;
+  // The k-DOP types' leaf sizes (environment 3, object 40). For obb and rss set
+  // default_env_leaf(bv) and default_object_leaf(bv) (engine/bv_type.hpp: 1 and 8), as the CLI
+  // does.
   BuildConfig environment = BuildConfig::environment_defaults();
   BuildConfig object = BuildConfig::object_defaults();
   QueryMode mode = QueryMode::first_contact;

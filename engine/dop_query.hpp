@@ -70,11 +70,13 @@ struct DopQueryScratch {
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
   std::uint32_t epoch = 0;
-  // The hierarchies of the previous pose: their addresses and root DOPs. The frontier and the
-  // hints name nodes and hull vertices of those trees, so other trees start cold.
+  // The hierarchies of the previous pose: their addresses, root DOPs and environment node and
+  // slot counts. The frontier and the hints name nodes and hull vertices of those trees, so other
+  // trees start cold (a tree rebuilt in place with another leaf size has other node counts).
   const void* env_seen = nullptr;
   const void* fly_seen = nullptr;
   std::array<float, 2 * DopShape<K>::floats> roots_seen{};
+  std::uint32_t env_nodes_seen = 0, env_slots_seen = 0;
 
   // Sizes the buffers for this pair of hierarchies (only when their sizes changed), forgets
   // the hot-start state when the hierarchies are not the previous pose's, and starts a new
@@ -171,8 +173,10 @@ SphereSlabs<K> sphere_slabs(const FlyingDopTree<K>& fly, const Pose& pose) {
 
 // RootMethod::automatic: where the exact root is worth its hill-climb. Measured
 // (docs/design-notes.md, "The flying root's DOP"):
-// - a flying root that is a leaf is the only flying DOP, tested against every environment node
-//   the query visits (the swept flight: N_v 492 -> 589 without the exact root);
+// - a flying root that is a leaf (since the builder splits every root of two or more triangles:
+//   a one-triangle object, or a hierarchy file written before) is the only flying DOP, tested
+//   against every environment node the query visits (the swept flight, when its axe was one
+//   leaf: N_v 492 -> 589 without the exact root);
 // - with 6 or 8 directions the DOP of the transformed box is up to sqrt 3 wider than the exact
 //   one per axis (torus flight, K = 6: N_v 1,554 -> 2,676);
 // - where the root's DOP by method II (`tumbled`) is not inside the environment root's, a tight

@@ -539,7 +539,8 @@ class ProximityTraversal {
       bool have_pe = false;  // the environment triangle's slab, made when first needed
       for (std::uint32_t fs = f_first; fs < f_end; ++fs) {
         // Cheapest and most selective first: the triangles' DOPs (in a leaf of one environment
-        // triangle its own), the flying plane (cached), the environment plane, the edge axes.
+        // triangle the leaf's own; k-DOP environments default to leaves of 3), the flying plane
+        // (cached), the environment plane, the edge axes.
         const ProximitySlot& sf = slot(fs);
         if (node_bound<K>(e_bounds, slot_bounds(fs)) > thr_) continue;
         if (plane_bound(sf.n, sf.n_lo, sf.n_hi, sf.margin, sf.inv_norm, te) > thr_) continue;

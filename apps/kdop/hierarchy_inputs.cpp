@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 
@@ -21,10 +22,11 @@ double ms_since(Clock::time_point t0) {
 
 // A file's hierarchy is built already: build options other than the role's defaults that would
 // have shaped it get a one-line note (not an error: the same command line may mix files and
-// meshes).
+// meshes). A leaf size is noted when it was given (`given_leaf` non-zero) and differs from the
+// file's: its default depends on the BV type, which the file may fix to another one.
 void note_ignored_options(const std::string& path, const BuildConfig& file,
                           const BuildConfig& asked, const BuildConfig& defaults,
-                          const char* leaf_flag) {
+                          std::uint32_t given_leaf, const char* leaf_flag) {
   std::string ignored;
   auto add = [&](const char* flag) {
     ignored += ignored.empty() ? flag : std::string(", ") + flag;
@@ -33,7 +35,7 @@ void note_ignored_options(const std::string& path, const BuildConfig& file,
   if (asked.split_point != defaults.split_point) add("--split");
   if (asked.candidates != defaults.candidates) add("--bins");
   if (asked.all_directions != defaults.all_directions) add("--all-directions");
-  if (asked.leaf_size != defaults.leaf_size) add(leaf_flag);
+  if (given_leaf != 0 && given_leaf != file.leaf_size) add(leaf_flag);
   if (ignored.empty()) return;
   std::fprintf(
       stderr,
@@ -65,11 +67,11 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   BvAgreement agreement(options, config.bv);
   // A hierarchy file of either role: read (timed), its ignored options noted, its BV agreed.
   auto load = [&](const std::string& path, auto read, const BuildConfig& asked,
-                  const BuildConfig& defaults, const char* leaf_flag) {
+                  const BuildConfig& defaults, std::uint32_t given_leaf, const char* leaf_flag) {
     const auto t0 = Clock::now();
     auto file = read(path);
     in.build_ms += ms_since(t0);
-    note_ignored_options(path, file.config, asked, defaults, leaf_flag);
+    note_ignored_options(path, file.config, asked, defaults, given_leaf, leaf_flag);
     agreement.add(bv_type(file.hierarchy), path);
     return std::move(file.hierarchy);
   };
@@ -93,12 +95,13 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   std::optional<EnvironmentHierarchy> env;
   std::vector<std::optional<ObjectHierarchy>> loaded(objects.size());
   if (is_hierarchy_file(environment)) {
-    env = load(environment, read_environment_file, config.environment, env_defaults, "--env-leaf");
+    env = load(environment, read_environment_file, config.environment, env_defaults,
+               options.env_leaf, "--env-leaf");
   }
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (is_hierarchy_file(objects[i])) {
-      loaded[i] =
-          load(objects[i], read_object_file, config.object, object_defaults, "--object-leaf");
+      loaded[i] = load(objects[i], read_object_file, config.object, object_defaults,
+                       options.object_leaf, "--object-leaf");
     }
   }
   check_dop_options(config, agreement.bv());

@@ -397,6 +397,10 @@ check "k-DOP env file, no note on the default leaf" 1 "$kdop" check --env env_k1
 expect "no note on the environment's default leaf" test ! -s err.txt
 check "k-DOP env file, --env-leaf 1 noted" 1 "$kdop" check --env env_k18.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --env-leaf 1
 expect "--env-leaf 1 against a file of leaves of 3 is noted" grep -q "env_k18.kdop: --env-leaf ignored" err.txt
+check "k-DOP env file, --env-leaf 3 as built" 1 "$kdop" check --env env_k18.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --env-leaf 3
+expect "--env-leaf equal to the file's is not noted" test ! -s err.txt
+check "obb env file, --env-leaf 3" 1 "$kdop" check --env env_obb.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --env-leaf 3
+expect "--env-leaf 3 against an obb file of leaves of 1 is noted" grep -q "env_obb.kdop: --env-leaf ignored" err.txt
 check "build env kdop18, leaves of 1" 0 "$kdop" build --mesh torus.obj --out env_k18_1.kdop --leaf 1
 check "same contacts with environment leaves of 1 and 3" 1 "$kdop" check --env env_k18_1.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --all-contacts --json --out leaf1.json
 check "same contacts, leaves of 3" 1 "$kdop" check --env env_k18.kdop --object torus.obj --pose 0.5,0.3,0.2,1,0,0,0 --all-contacts --json --out leaf3.json

@@ -505,6 +505,36 @@ TEST(HotStart, ScratchReusedForOtherHierarchiesStartsCold) {
   EXPECT_GT(checked_with_contacts, 20u);
 }
 
+// One environment tree object rebuilt in place (same address, same mesh, so the same root DOP)
+// with another leaf size between poses of a chain: its node indices change, so the previous cut
+// must not be used (it would name nodes of the old tree: reads past the end, or missed pairs).
+TEST(HotStart, EnvironmentRebuiltInPlaceStartsCold) {
+  const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 24, 14);
+  const Mesh torus = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
+  const FlyingDopTree<18> fly = build_flying_dop_tree<18>(torus, BuildConfig::object_defaults());
+  const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
+  const QueryOptions hot{
+      QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first, true, 0, false};
+  BuildConfig fine = BuildConfig::environment_defaults(), coarse = fine;
+  fine.leaf_size = 1;
+  coarse.leaf_size = 7;
+  DopTree<18> env = build_dop_tree<18>(sphere, fine);
+  const std::uint32_t fine_nodes = env.topology.node_count();
+  DopQueryScratch<18> scratch;
+  std::size_t checked_with_contacts = 0;
+  int step = 0;
+  for (const Pose& pose : path_poses(60, 4)) {
+    if (step++ % 3 == 0) env = build_dop_tree<18>(sphere, step % 2 == 0 ? fine : coarse);
+    QueryResult r;
+    query(env, fly, pose, hot, scratch, r);
+    sort_contacts(r.pairs);
+    ASSERT_EQ(r.pairs, brute_force_contacts(sphere, torus, pose)) << "step " << step;
+    checked_with_contacts += !r.pairs.empty();
+  }
+  EXPECT_NE(build_dop_tree<18>(sphere, coarse).topology.node_count(), fine_nodes);
+  EXPECT_GT(checked_with_contacts, 10u);
+}
+
 // Heavy queries split at 300 node pairs; small flying leaves make them heavier.
 BatchConfig split_batch_config(QueryMode mode, unsigned threads) {
   BatchConfig c;
