@@ -169,8 +169,11 @@ int run_path(const PathArgs& args) {
                      args.build.bv + "'");
   }
   options.bv = pair.bv;
+  // The build options, but the path check's own environment leaf size (verify/path_check.hpp),
+  // not the collision commands' default.
+  const std::uint32_t env_leaf = options.environment.leaf_size;
   options.environment = pair.environment;
-  options.environment.leaf_size = 1;  // verify/path_check.hpp: leaves of one for path checks
+  options.environment.leaf_size = env_leaf;
   options.object = pair.object;
   options.object.leaf_size = args.build.object_leaf != 0 ? args.build.object_leaf : 8;
   options.continuous = args.continuous;
