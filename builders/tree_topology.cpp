@@ -25,7 +25,18 @@ TreeTopology encode_topology(const BuildTree& b) {
     depth[n + 1] = depth[b.nodes[n].right] = depth[n] + 1;
     t.depth = std::max(t.depth, depth[n] + 1);
   }
+  t.shape_hash = topology_hash(t);
   return t;
+}
+
+std::uint64_t topology_hash(const TreeTopology& t) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a's offset basis and prime
+  const std::uint32_t nodes = t.node_count();
+  for (std::uint32_t n = 0; n < nodes; ++n) {
+    h ^= std::uint64_t{t.child_or_first[n]} << 32 | t.leaf_count[n];
+    h *= 0x100000001b3ull;
+  }
+  return h ^ nodes;
 }
 
 std::vector<SlotRange> slot_ranges(const TreeTopology& topo) {

@@ -70,13 +70,15 @@ struct DopQueryScratch {
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
   std::uint32_t epoch = 0;
-  // The hierarchies of the previous pose: their addresses, root DOPs and environment node and
-  // slot counts. The frontier and the hints name nodes and hull vertices of those trees, so other
-  // trees start cold (a tree rebuilt in place with another leaf size has other node counts).
+  // The hierarchies of the previous pose: their addresses, root DOPs, shapes
+  // (TreeTopology::shape_hash), environment slot counts and root hull sizes. The frontier and the
+  // hints name nodes and hull vertices of those trees, so other trees start cold, even one rebuilt
+  // in place from the same mesh (same address and root) with another leaf size or split rule.
   const void* env_seen = nullptr;
   const void* fly_seen = nullptr;
   std::array<float, 2 * DopShape<K>::floats> roots_seen{};
-  std::uint32_t env_nodes_seen = 0, env_slots_seen = 0;
+  std::uint64_t env_shape_seen = 0, fly_shape_seen = 0;
+  std::size_t env_slots_seen = 0, hull_points_seen = 0;
 
   // Sizes the buffers for this pair of hierarchies (only when their sizes changed), forgets
   // the hot-start state when the hierarchies are not the previous pose's, and starts a new

@@ -926,6 +926,7 @@ void load_tree(const Reader& r, const Header& h, Tree& t) {
   r.view(h, kCorners, t.triangles.corners, LeafTriangles::array_count, h.triangles, 0);
   const StructureCheck check(r, h);
   check.topology(t.topology);
+  t.topology.shape_hash = topology_hash(t.topology);
   check.permutation(t.triangles.original);
   if constexpr (is_dop_tag<typename Tree::Bv>) {
     t.bounds = r.view<float>(h, kBounds);  // NaN and padding lanes: in the checksum pass

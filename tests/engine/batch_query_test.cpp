@@ -505,33 +505,87 @@ TEST(HotStart, ScratchReusedForOtherHierarchiesStartsCold) {
   EXPECT_GT(checked_with_contacts, 20u);
 }
 
-// One environment tree object rebuilt in place (same address, same mesh, so the same root DOP)
-// with another leaf size between poses of a chain: its node indices change, so the previous cut
-// must not be used (it would name nodes of the old tree: reads past the end, or missed pairs).
-TEST(HotStart, EnvironmentRebuiltInPlaceStartsCold) {
+// One environment tree object rebuilt in place from the same mesh (same address, same root DOP)
+// every third pose of a chain, by configs a and b in turn: every answer must be the brute-force
+// one, so the previous tree's cut must not be used on the other (it names nodes of the old tree:
+// reads past the end, or missed pairs).
+void expect_exact_across_rebuilds(const BuildConfig& a, const BuildConfig& b) {
   const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 24, 14);
   const Mesh torus = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
   const FlyingDopTree<18> fly = build_flying_dop_tree<18>(torus, BuildConfig::object_defaults());
   const DopQueryFn<18> query = dop_query_for<18>(simd::select_isa());
   const QueryOptions hot{
       QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first, true, 0, false};
-  BuildConfig fine = BuildConfig::environment_defaults(), coarse = fine;
-  fine.leaf_size = 1;
-  coarse.leaf_size = 7;
-  DopTree<18> env = build_dop_tree<18>(sphere, fine);
-  const std::uint32_t fine_nodes = env.topology.node_count();
+  DopTree<18> env = build_dop_tree<18>(sphere, a);
   DopQueryScratch<18> scratch;
   std::size_t checked_with_contacts = 0;
   int step = 0;
   for (const Pose& pose : path_poses(60, 4)) {
-    if (step++ % 3 == 0) env = build_dop_tree<18>(sphere, step % 2 == 0 ? fine : coarse);
+    if (step++ % 3 == 0) env = build_dop_tree<18>(sphere, step % 2 == 0 ? a : b);
     QueryResult r;
     query(env, fly, pose, hot, scratch, r);
     sort_contacts(r.pairs);
     ASSERT_EQ(r.pairs, brute_force_contacts(sphere, torus, pose)) << "step " << step;
     checked_with_contacts += !r.pairs.empty();
   }
-  EXPECT_NE(build_dop_tree<18>(sphere, coarse).topology.node_count(), fine_nodes);
+  EXPECT_GT(checked_with_contacts, 10u);
+}
+
+// Another leaf size: other node counts.
+TEST(HotStart, EnvironmentRebuiltInPlaceStartsCold) {
+  const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 24, 14);
+  BuildConfig fine = BuildConfig::environment_defaults(), coarse = fine;
+  fine.leaf_size = 1;
+  coarse.leaf_size = 7;
+  EXPECT_NE(build_dop_tree<18>(sphere, coarse).topology.node_count(),
+            build_dop_tree<18>(sphere, fine).topology.node_count());
+  expect_exact_across_rebuilds(fine, coarse);
+}
+
+// Leaves of one and two split rules: every rebuild has 2n - 1 nodes, n slots and the mesh's root
+// DOP, so only the shape tells the trees apart (TreeTopology::shape_hash); without the shape
+// check the old cut misses pairs.
+TEST(HotStart, EnvironmentRebuiltInPlaceWithEqualCountsStartsCold) {
+  const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 24, 14);
+  const BuildConfig by_spread{SplitRule::splatter, SplitPoint::mean, 1};
+  const BuildConfig by_median{SplitRule::longest_side, SplitPoint::median, 1};
+  const DopTree<18> a = build_dop_tree<18>(sphere, by_spread);
+  const DopTree<18> b = build_dop_tree<18>(sphere, by_median);
+  EXPECT_EQ(a.topology.node_count(), b.topology.node_count());
+  EXPECT_NE(a.topology.shape_hash, b.topology.shape_hash);
+  expect_exact_across_rebuilds(by_spread, by_median);
+}
+
+// The flying side: one flying tree object rebuilt in place from two spheres of one radius and
+// other tessellations, whose 6-DOP roots are the same box. The hot start's hill-climbing hints
+// (always used with K = 6) name vertices of the previous root hull, past the end of the coarser
+// one's, so the scratch must start cold (AddressSanitizer reads past the end without it).
+TEST(HotStart, FlyingTreeRebuiltInPlaceStartsCold) {
+  const Mesh env_mesh = make_torus({0, 0, 0}, 0.6, 0.2, 24, 12, 0.1);
+  const Mesh fine = make_sphere({0, 0, 0}, 0.3, 24, 14), coarse = make_sphere({0, 0, 0}, 0.3, 8, 6);
+  const DopTree<6> env = build_dop_tree<6>(env_mesh, BuildConfig::environment_defaults());
+  const FlyingDopTree<6> a = build_flying_dop_tree<6>(fine, BuildConfig::object_defaults());
+  const FlyingDopTree<6> b = build_flying_dop_tree<6>(coarse, BuildConfig::object_defaults());
+  ASSERT_EQ(0, std::memcmp(a.tree.node_bounds(0), b.tree.node_bounds(0),
+                           DopShape<6>::floats * sizeof(float)));
+  ASSERT_GT(a.root_hull.points.size(), b.root_hull.points.size());
+  const DopQueryFn<6> query = dop_query_for<6>(simd::select_isa());
+  const QueryOptions hot{
+      QueryMode::all_contacts, TumbleMethod::vertices, DescentRule::larger_first, true, 0, false};
+  FlyingDopTree<6> fly = a;
+  DopQueryScratch<6> scratch;
+  std::size_t checked_with_contacts = 0;
+  int step = 0;
+  for (const Pose& pose : path_poses(60, 4)) {
+    const bool use_fine = (step++ / 2) % 2 == 0;
+    fly = use_fine ? a : b;
+    QueryResult r;
+    query(env, fly, pose, hot, scratch, r);
+    sort_contacts(r.pairs);
+    ASSERT_EQ(r.pairs, brute_force_contacts(env_mesh, use_fine ? fine : coarse, pose))
+        << "step " << step;
+    checked_with_contacts += !r.pairs.empty();
+  }
   EXPECT_GT(checked_with_contacts, 10u);
 }
 

@@ -62,6 +62,8 @@ void expect_same(const DopTree<K>& a, const DopTree<K>& b) {
   expect_same_bytes(a.topology.child_or_first, b.topology.child_or_first, "child_or_first");
   expect_same_bytes(a.topology.leaf_count, b.topology.leaf_count, "leaf_count");
   EXPECT_EQ(a.topology.depth, b.topology.depth);
+  EXPECT_NE(a.topology.shape_hash, 0u);  // hashed where the arrays were made: built and loaded
+  EXPECT_EQ(a.topology.shape_hash, b.topology.shape_hash);
   expect_same_bytes(a.bounds, b.bounds, "bounds");
   expect_same_bytes(a.size, b.size, "size");
   expect_same_bytes(a.triangles.original, b.triangles.original, "original");
