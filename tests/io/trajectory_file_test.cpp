@@ -206,8 +206,9 @@ TEST(TrajectoryCsv, QuotedFieldsSpanLines) {
   EXPECT_THAT(csv_error(kHeader + "0,box,0,0,0,1,0,0,0\n1,\"b\nc\",x,0,0,1,0,0,0\n"),
               HasSubstr("traj.csv: line 3: column tx: expected a number, got 'x'"));
   // The waypoint's line (named by later checks, such as kdop path's) is the record's first.
-  const Trajectory lined = csv("t,object,tx,ty,tz,qw,qx,qy,qz,note\n0,box,0,0,0,1,0,0,0,\"a\nb\"\n" +
-                               std::string("1,box,0,0,0,1,0,0,0,c\n"));
+  const Trajectory lined =
+      csv("t,object,tx,ty,tz,qw,qx,qy,qz,note\n0,box,0,0,0,1,0,0,0,\"a\nb\"\n" +
+          std::string("1,box,0,0,0,1,0,0,0,c\n"));
   ASSERT_EQ(lined.paths[0].size(), 2u);
   EXPECT_EQ(lined.paths[0][0].line, 2u);
   EXPECT_EQ(lined.paths[0][1].line, 4u);
