@@ -73,7 +73,6 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
   // pose (a difference in a zero's sign or a NaN's bits only starts a new chain).
   const bool same_trees =
       env_seen == &env && fly_seen == &fly && env_shape_seen == env.topology.shape_hash &&
-      fly_shape_seen == fly.tree.topology.shape_hash && env_slots_seen == env.triangles.size() &&
       hull_points_seen == fly.root_hull.points.size() &&
       std::memcmp(env_root, roots_seen.data(), floats * sizeof(float)) == 0 &&
       std::memcmp(fly_root, roots_seen.data() + floats, floats * sizeof(float)) == 0;
@@ -82,8 +81,6 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
     env_seen = &env;
     fly_seen = &fly;
     env_shape_seen = env.topology.shape_hash;
-    fly_shape_seen = fly.tree.topology.shape_hash;
-    env_slots_seen = env.triangles.size();
     hull_points_seen = fly.root_hull.points.size();
     std::copy(env_root, env_root + floats, roots_seen.begin());
     std::copy(fly_root, fly_root + floats, roots_seen.begin() + floats);

@@ -70,15 +70,16 @@ struct DopQueryScratch {
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
   std::uint32_t epoch = 0;
-  // The hierarchies of the previous pose: their addresses, root DOPs, shapes
-  // (TreeTopology::shape_hash), environment slot counts and root hull sizes. The frontier and the
-  // hints name nodes and hull vertices of those trees, so other trees start cold, even one rebuilt
-  // in place from the same mesh (same address and root) with another leaf size or split rule.
+  // The hierarchies of the previous pose: their addresses and root DOPs, what the carried state
+  // names: the environment's shape (TreeTopology::shape_hash, which fixes its nodes and slots:
+  // the frontier) and the flying root hull's size (the hints). Other trees start cold, even one
+  // rebuilt in place from the same mesh (same address and root) with another leaf size or split
+  // rule. (The witness's slots are checked where it is used.)
   const void* env_seen = nullptr;
   const void* fly_seen = nullptr;
   std::array<float, 2 * DopShape<K>::floats> roots_seen{};
-  std::uint64_t env_shape_seen = 0, fly_shape_seen = 0;
-  std::size_t env_slots_seen = 0, hull_points_seen = 0;
+  std::uint64_t env_shape_seen = 0;
+  std::size_t hull_points_seen = 0;
 
   // Sizes the buffers for this pair of hierarchies (only when their sizes changed), forgets
   // the hot-start state when the hierarchies are not the previous pose's, and starts a new
