@@ -36,7 +36,8 @@ std::uint64_t topology_hash(const TreeTopology& t) {
     h ^= std::uint64_t{t.child_or_first[n]} << 32 | t.leaf_count[n];
     h *= 0x100000001b3ull;
   }
-  return h ^ nodes;
+  h ^= nodes;
+  return h != 0 ? h : 1;  // 0 means no hash (a topology made by hand): never a real tree's
 }
 
 std::vector<SlotRange> slot_ranges(const TreeTopology& topo) {

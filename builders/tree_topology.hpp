@@ -19,7 +19,7 @@ struct TreeTopology {
   // The shape's fingerprint (topology_hash), set wherever the arrays are made (encode_topology,
   // io/hierarchy_file.cpp): a query's hot start reuses the previous pose's cut of an environment
   // tree only if the tree has the same shape (engine/dop_query.cpp), as a cut of one shape is no
-  // cut of another.
+  // cut of another. 0: none (a topology made by hand), which the hot start never trusts.
   std::uint64_t shape_hash = 0;
 
   std::uint32_t node_count() const { return static_cast<std::uint32_t>(leaf_count.size()); }
@@ -34,7 +34,7 @@ struct BuildTree;
 TreeTopology encode_topology(const BuildTree& b);
 
 // FNV-1a (64-bit) over both arrays, one node (both fields) per step: about 0.1 ms per 100,000
-// nodes, a small part of a build or a load.
+// nodes, a small part of a build or a load. Never 0, which means no hash.
 std::uint64_t topology_hash(const TreeTopology& t);
 
 // The contiguous slots under a node.

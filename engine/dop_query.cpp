@@ -70,9 +70,12 @@ void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& 
   const float* env_root = env.node_bounds(0);
   const float* fly_root = fly.tree.node_bounds(0);
   // Bytes, not floats: one vector compare per block instead of 2 x floats scalar ones on every
-  // pose (a difference in a zero's sign or a NaN's bits only starts a new chain).
+  // pose (a difference in a zero's sign or a NaN's bits only starts a new chain). A shape hash of
+  // 0 is none (a topology made by hand): nothing tells such a tree from its rebuild, so it starts
+  // every pose cold.
   const bool same_trees =
-      env_seen == &env && fly_seen == &fly && env_shape_seen == env.topology.shape_hash &&
+      env_seen == &env && fly_seen == &fly && env.topology.shape_hash != 0 &&
+      env_shape_seen == env.topology.shape_hash &&
       hull_points_seen == fly.root_hull.points.size() &&
       std::memcmp(env_root, roots_seen.data(), floats * sizeof(float)) == 0 &&
       std::memcmp(fly_root, roots_seen.data() + floats, floats * sizeof(float)) == 0;

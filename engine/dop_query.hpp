@@ -74,7 +74,8 @@ struct DopQueryScratch {
   // names: the environment's shape (TreeTopology::shape_hash, which fixes its nodes and slots:
   // the frontier) and the flying root hull's size (the hints). Other trees start cold, even one
   // rebuilt in place from the same mesh (same address and root) with another leaf size or split
-  // rule. (The witness's slots are checked where it is used.)
+  // rule, and a tree without a shape hash (0) always. (The witness's slots are checked where it
+  // is used.)
   const void* env_seen = nullptr;
   const void* fly_seen = nullptr;
   std::array<float, 2 * DopShape<K>::floats> roots_seen{};

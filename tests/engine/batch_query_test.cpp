@@ -508,8 +508,10 @@ TEST(HotStart, ScratchReusedForOtherHierarchiesStartsCold) {
 // One environment tree object rebuilt in place from the same mesh (same address, same root DOP)
 // every third pose of a chain, by configs a and b in turn: every answer must be the brute-force
 // one, so the previous tree's cut must not be used on the other (it names nodes of the old tree:
-// reads past the end, or missed pairs).
-void expect_exact_across_rebuilds(const BuildConfig& a, const BuildConfig& b) {
+// reads past the end, or missed pairs). `unhashed`: the trees carry no shape hash, as a topology
+// made by hand (not by encode_topology or a file load) has none.
+void expect_exact_across_rebuilds(const BuildConfig& a, const BuildConfig& b,
+                                  bool unhashed = false) {
   const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 24, 14);
   const Mesh torus = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
   const FlyingDopTree<18> fly = build_flying_dop_tree<18>(torus, BuildConfig::object_defaults());
@@ -521,7 +523,10 @@ void expect_exact_across_rebuilds(const BuildConfig& a, const BuildConfig& b) {
   std::size_t checked_with_contacts = 0;
   int step = 0;
   for (const Pose& pose : path_poses(60, 4)) {
-    if (step++ % 3 == 0) env = build_dop_tree<18>(sphere, step % 2 == 0 ? a : b);
+    if (step++ % 3 == 0) {
+      env = build_dop_tree<18>(sphere, step % 2 == 0 ? a : b);
+      if (unhashed) env.topology.shape_hash = 0;
+    }
     QueryResult r;
     query(env, fly, pose, hot, scratch, r);
     sort_contacts(r.pairs);
@@ -554,6 +559,14 @@ TEST(HotStart, EnvironmentRebuiltInPlaceWithEqualCountsStartsCold) {
   EXPECT_EQ(a.topology.node_count(), b.topology.node_count());
   EXPECT_NE(a.topology.shape_hash, b.topology.shape_hash);
   expect_exact_across_rebuilds(by_spread, by_median);
+}
+
+// The same rebuilds with no shape hash on either tree (0, a topology made by hand): nothing then
+// tells the trees apart, so such a tree must start every pose cold.
+TEST(HotStart, EnvironmentWithoutShapeHashStartsCold) {
+  const BuildConfig by_spread{SplitRule::splatter, SplitPoint::mean, 1};
+  const BuildConfig by_median{SplitRule::longest_side, SplitPoint::median, 1};
+  expect_exact_across_rebuilds(by_spread, by_median, true);
 }
 
 // The flying side: one flying tree object rebuilt in place from two meshes of one tessellation
