@@ -243,9 +243,11 @@ BENCHMARK_TEMPLATE(BM_DopVolume_Qhull, 26)->MinTime(kMinTime)->Unit(benchmark::k
 BENCHMARK_TEMPLATE(BM_Build_Environment, 6)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Environment, 18)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Environment, 26)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Build_Environment, 32)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Flying, 6)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Flying, 18)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Build_Flying, 26)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Build_Flying, 32)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Build_Environment1M)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Load_Environment1M)->Unit(benchmark::kMillisecond);
 

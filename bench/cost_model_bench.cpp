@@ -664,6 +664,7 @@ int main(int argc, char** argv) {
     register_k<14>(isa);
     register_k<18>(isa);
     register_k<26>(isa);
+    register_k<32>(isa);
     benchmark::RegisterBenchmark((std::string("BM_Cp_Prefilter/") + simd::to_string(isa)).c_str(),
                                  BM_Cp_Prefilter, isa)
         ->MinTime(kMinTime);
@@ -672,6 +673,7 @@ int main(int argc, char** argv) {
   register_scalar_k<14>();
   register_scalar_k<18>();
   register_scalar_k<26>();
+  register_scalar_k<32>();
   benchmark::RegisterBenchmark("BM_Cp_TriTri_BoxOverlap", BM_Cp_TriTri_BoxOverlap)
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark("BM_Cp_TriTri_Crossing/guigue_devillers", BM_Cp_TriTri_Crossing,

@@ -24,7 +24,7 @@ namespace {
 struct Options {
   std::vector<std::string> scenes = {"torus", "swept", "obstacles", "spheres", "tori"};
   std::vector<std::string> modes = {"first", "all"};
-  std::vector<std::string> kdops = {"kdop6", "kdop14", "kdop18", "kdop26"};
+  std::vector<std::string> kdops = {"kdop6", "kdop14", "kdop18", "kdop26", "kdop32"};
   std::vector<std::string> peers = {"fcl-obb", "fcl-obbrss", "fcl-kios", "fcl-rss", "fcl-kdop18"};
   double scale = 1.0;
   std::uint64_t seed = 1;
@@ -310,9 +310,10 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--modes", o.modes, "first, all")->delimiter(',')->capture_default_str();
-  app.add_option("--kdop", o.kdops,
-                 "kdop BV types to run (the best counts): kdop6 kdop14 kdop18 kdop26 dop8 obb rss; "
-                 "TYPE@ROOT (exact, vertices, auto) or TYPE@no-boxes for a variant")
+  app.add_option(
+         "--kdop", o.kdops,
+         "kdop BV types to run (the best counts): kdop6 kdop14 kdop18 kdop26 kdop32 dop8 obb rss; "
+         "TYPE@ROOT (exact, vertices, auto) or TYPE@no-boxes for a variant")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--peers", o.peers, "FCL types: fcl-obb fcl-obbrss fcl-kios fcl-rss fcl-kdop18")

@@ -188,9 +188,9 @@ void small_round(const Options& o, std::uint64_t round, std::uint64_t& state, st
   const Mesh env = random_mesh(state, 20 + static_cast<int>(pick(state, 400)), env_kind);
   const Mesh object = random_mesh(state, 8 + static_cast<int>(pick(state, 200)), object_kind);
   BatchConfig config;
-  const BvType bvs[] = {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26,
-                        BvType::dop8,  BvType::obb,    BvType::rss};
-  config.bv = bvs[pick(state, 7)];
+  const BvType bvs[] = {BvType::kdop6,  BvType::kdop14, BvType::kdop18, BvType::kdop26,
+                        BvType::kdop32, BvType::dop8,   BvType::obb,    BvType::rss};
+  config.bv = bvs[pick(state, 8)];
   const QueryMode modes[] = {QueryMode::first_contact, QueryMode::all_contacts,
                              QueryMode::count_contacts};
   config.mode = modes[pick(state, 3)];
@@ -259,9 +259,9 @@ void fcl_round(const Options& o, std::uint64_t round, std::uint64_t& state,
   scene.environment = random_mesh(state, 8000 + static_cast<int>(pick(state, 12000)), env_kind);
   scene.object = random_mesh(state, 500 + static_cast<int>(pick(state, 2000)), object_kind);
   scene.poses = random_poses(state, 100, 1.5);
-  const BvType bvs[] = {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26,
-                        BvType::dop8,  BvType::obb,    BvType::rss};
-  const BvType bv = bvs[pick(state, 7)];
+  const BvType bvs[] = {BvType::kdop6,  BvType::kdop14, BvType::kdop18, BvType::kdop26,
+                        BvType::kdop32, BvType::dop8,   BvType::obb,    BvType::rss};
+  const BvType bv = bvs[pick(state, 8)];
   const QueryMode mode = pick(state, 2) == 0 ? QueryMode::all_contacts : QueryMode::first_contact;
   BatchConfig base;
   base.mode = mode;

@@ -209,10 +209,12 @@ template DopTree<8> build_dop_tree<8>(const Mesh&, const BuildConfig&);
 template DopTree<14> build_dop_tree<14>(const Mesh&, const BuildConfig&);
 template DopTree<18> build_dop_tree<18>(const Mesh&, const BuildConfig&);
 template DopTree<26> build_dop_tree<26>(const Mesh&, const BuildConfig&);
+template DopTree<32> build_dop_tree<32>(const Mesh&, const BuildConfig&);
 template FlyingDopTree<6> build_flying_dop_tree<6>(const Mesh&, const BuildConfig&);
 template FlyingDopTree<8> build_flying_dop_tree<8>(const Mesh&, const BuildConfig&);
 template FlyingDopTree<14> build_flying_dop_tree<14>(const Mesh&, const BuildConfig&);
 template FlyingDopTree<18> build_flying_dop_tree<18>(const Mesh&, const BuildConfig&);
 template FlyingDopTree<26> build_flying_dop_tree<26>(const Mesh&, const BuildConfig&);
+template FlyingDopTree<32> build_flying_dop_tree<32>(const Mesh&, const BuildConfig&);
 
 }  // namespace kdop

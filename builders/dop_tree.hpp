@@ -100,10 +100,12 @@ extern template DopTree<8> build_dop_tree<8>(const Mesh&, const BuildConfig&);
 extern template DopTree<14> build_dop_tree<14>(const Mesh&, const BuildConfig&);
 extern template DopTree<18> build_dop_tree<18>(const Mesh&, const BuildConfig&);
 extern template DopTree<26> build_dop_tree<26>(const Mesh&, const BuildConfig&);
+extern template DopTree<32> build_dop_tree<32>(const Mesh&, const BuildConfig&);
 extern template FlyingDopTree<6> build_flying_dop_tree<6>(const Mesh&, const BuildConfig&);
 extern template FlyingDopTree<8> build_flying_dop_tree<8>(const Mesh&, const BuildConfig&);
 extern template FlyingDopTree<14> build_flying_dop_tree<14>(const Mesh&, const BuildConfig&);
 extern template FlyingDopTree<18> build_flying_dop_tree<18>(const Mesh&, const BuildConfig&);
 extern template FlyingDopTree<26> build_flying_dop_tree<26>(const Mesh&, const BuildConfig&);
+extern template FlyingDopTree<32> build_flying_dop_tree<32>(const Mesh&, const BuildConfig&);
 
 }  // namespace kdop

@@ -43,5 +43,6 @@ extern template DopMeasure dop_measure<8>(const double*, const double*, const Ve
 extern template DopMeasure dop_measure<14>(const double*, const double*, const Vec3&);
 extern template DopMeasure dop_measure<18>(const double*, const double*, const Vec3&);
 extern template DopMeasure dop_measure<26>(const double*, const double*, const Vec3&);
+extern template DopMeasure dop_measure<32>(const double*, const double*, const Vec3&);
 
 }  // namespace kdop

@@ -519,5 +519,7 @@ template std::uint32_t split_node<18>(const Mesh&, const Centroids&, const Build
                                       std::uint32_t*, std::uint32_t);
 template std::uint32_t split_node<26>(const Mesh&, const Centroids&, const BuildConfig&,
                                       std::uint32_t*, std::uint32_t);
+template std::uint32_t split_node<32>(const Mesh&, const Centroids&, const BuildConfig&,
+                                      std::uint32_t*, std::uint32_t);
 
 }  // namespace kdop

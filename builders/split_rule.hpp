@@ -48,5 +48,7 @@ extern template std::uint32_t split_node<18>(const Mesh&, const Centroids&, cons
                                              std::uint32_t*, std::uint32_t);
 extern template std::uint32_t split_node<26>(const Mesh&, const Centroids&, const BuildConfig&,
                                              std::uint32_t*, std::uint32_t);
+extern template std::uint32_t split_node<32>(const Mesh&, const Centroids&, const BuildConfig&,
+                                             std::uint32_t*, std::uint32_t);
 
 }  // namespace kdop

@@ -41,5 +41,6 @@ extern template BuildTree build_topdown<8>(const Mesh&, const BuildConfig&);
 extern template BuildTree build_topdown<14>(const Mesh&, const BuildConfig&);
 extern template BuildTree build_topdown<18>(const Mesh&, const BuildConfig&);
 extern template BuildTree build_topdown<26>(const Mesh&, const BuildConfig&);
+extern template BuildTree build_topdown<32>(const Mesh&, const BuildConfig&);
 
 }  // namespace kdop

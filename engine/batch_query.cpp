@@ -129,7 +129,7 @@ struct BatchQuery::Impl {
   simd::Isa isa;
   ParallelRunner runner;
   std::variant<Batch<DopBv<6>>, Batch<DopBv<8>>, Batch<DopBv<14>>, Batch<DopBv<18>>,
-               Batch<DopBv<26>>, Batch<ObbBv>, Batch<RssBv>>
+               Batch<DopBv<26>>, Batch<DopBv<32>>, Batch<ObbBv>, Batch<RssBv>>
       batch;
   std::vector<std::uint32_t> pose_worker;  // all_contacts: which worker holds a pose's pairs
   std::mutex progress_mutex;

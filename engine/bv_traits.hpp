@@ -16,6 +16,7 @@ constexpr BvType bv_type_for() {
   if constexpr (K == 8) return BvType::dop8;
   if constexpr (K == 14) return BvType::kdop14;
   if constexpr (K == 18) return BvType::kdop18;
+  if constexpr (K == 32) return BvType::kdop32;
   return BvType::kdop26;
 }
 

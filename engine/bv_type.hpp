@@ -10,18 +10,19 @@
 
 namespace kdop {
 
-// dop8 is Zachmann's octahedron (zachmann1998-dop-trees.txt), the other DOPs the k-DOP paper's;
+// dop8 is Zachmann's octahedron (zachmann1998-dop-trees.txt), kdop32 the 26-DOP's directions and
+// three more (geometry/dop.hpp), the other DOPs the k-DOP paper's;
 // obb the OBBTree's boxes (gottschalk1996-obbtree.txt), rss rounded oriented boxes
 // (oriented-rounded-bv.txt). The order is the hierarchy files' BV code (io/hierarchy_file.hpp):
 // append, never reorder.
-enum class BvType { kdop6, kdop14, kdop18, kdop26, dop8, obb, rss };
+enum class BvType { kdop6, kdop14, kdop18, kdop26, dop8, obb, rss, kdop32 };
 
 inline bool is_dop(BvType bv) {
   return bv != BvType::obb && bv != BvType::rss;
 }
 
-// Accepts "kdop6".."kdop26", "dop8" (also "kdop8"), the bare k ("6", "8", "14", "18", "26"),
-// "obb" and "rss".
+// Accepts "kdop6".."kdop32", "dop8" (also "kdop8"), the bare k ("6", "8", "14", "18", "26",
+// "32"), "obb" and "rss".
 std::optional<BvType> parse_bv_type(const std::string& name);
 const char* to_string(BvType bv);
 
@@ -63,6 +64,8 @@ decltype(auto) with_dop_k(BvType bv, F&& f) {
       return f.template operator()<18>();
     case BvType::dop8:
       return f.template operator()<8>();
+    case BvType::kdop32:
+      return f.template operator()<32>();
     default:
       break;
   }
@@ -85,7 +88,7 @@ decltype(auto) with_bv(BvType bv, F&& f) {
                     [&]<int K>() -> decltype(auto) { return f.template operator()<DopBv<K>>(); });
 }
 
-// k of a k-DOP type (6, 8, 14, 18, 26); 0 for the oriented ones.
+// k of a k-DOP type (6, 8, 14, 18, 26, 32); 0 for the oriented ones.
 inline int dop_k(BvType bv) {
   return is_dop(bv) ? with_dop_k(bv, []<int K>() { return K; }) : 0;
 }

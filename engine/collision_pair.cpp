@@ -12,6 +12,7 @@ std::optional<BvType> parse_bv_type(const std::string& name) {
   if (name == "kdop14" || name == "14") return BvType::kdop14;
   if (name == "kdop18" || name == "18") return BvType::kdop18;
   if (name == "kdop26" || name == "26") return BvType::kdop26;
+  if (name == "kdop32" || name == "32") return BvType::kdop32;
   if (name == "obb") return BvType::obb;
   if (name == "rss") return BvType::rss;
   return std::nullopt;
@@ -54,6 +55,8 @@ const char* to_string(BvType bv) {
       return "kdop18";
     case BvType::kdop26:
       return "kdop26";
+    case BvType::kdop32:
+      return "kdop32";
     case BvType::dop8:
       return "dop8";
     case BvType::obb:

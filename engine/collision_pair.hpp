@@ -63,8 +63,8 @@ class CollisionPair {
   DescentRule descent_;
   RootMethod root_;
   std::variant<HierarchyPair<DopBv<6>>, HierarchyPair<DopBv<8>>, HierarchyPair<DopBv<14>>,
-               HierarchyPair<DopBv<18>>, HierarchyPair<DopBv<26>>, HierarchyPair<ObbBv>,
-               HierarchyPair<RssBv>>
+               HierarchyPair<DopBv<18>>, HierarchyPair<DopBv<26>>, HierarchyPair<DopBv<32>>,
+               HierarchyPair<ObbBv>, HierarchyPair<RssBv>>
       impl_;
 };
 

@@ -19,6 +19,9 @@ extern template void query_dop<simd::ScalarArch, 18>(const DopTree<18>&, const F
 extern template void query_dop<simd::ScalarArch, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                                      const Pose&, const QueryOptions&,
                                                      DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<simd::ScalarArch, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                                     const Pose&, const QueryOptions&,
+                                                     DopQueryScratch<32>&, QueryResult&);
 extern template void query_dop<xsimd::sse4_2, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                  const Pose&, const QueryOptions&,
                                                  DopQueryScratch<6>&, QueryResult&);
@@ -34,6 +37,9 @@ extern template void query_dop<xsimd::sse4_2, 18>(const DopTree<18>&, const Flyi
 extern template void query_dop<xsimd::sse4_2, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                                   const Pose&, const QueryOptions&,
                                                   DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<xsimd::sse4_2, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                                  const Pose&, const QueryOptions&,
+                                                  DopQueryScratch<32>&, QueryResult&);
 extern template void query_dop<xsimd::avx2, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                const Pose&, const QueryOptions&,
                                                DopQueryScratch<6>&, QueryResult&);
@@ -49,6 +55,9 @@ extern template void query_dop<xsimd::avx2, 18>(const DopTree<18>&, const Flying
 extern template void query_dop<xsimd::avx2, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                                 const Pose&, const QueryOptions&,
                                                 DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<xsimd::avx2, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                                const Pose&, const QueryOptions&,
+                                                DopQueryScratch<32>&, QueryResult&);
 extern template void query_dop<xsimd::avx512bw, 6>(const DopTree<6>&, const FlyingDopTree<6>&,
                                                    const Pose&, const QueryOptions&,
                                                    DopQueryScratch<6>&, QueryResult&);
@@ -64,6 +73,9 @@ extern template void query_dop<xsimd::avx512bw, 18>(const DopTree<18>&, const Fl
 extern template void query_dop<xsimd::avx512bw, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                                     const Pose&, const QueryOptions&,
                                                     DopQueryScratch<26>&, QueryResult&);
+extern template void query_dop<xsimd::avx512bw, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                                    const Pose&, const QueryOptions&,
+                                                    DopQueryScratch<32>&, QueryResult&);
 
 template <int K>
 DopQueryFn<K> dop_query_for(simd::Isa isa) {
@@ -85,5 +97,6 @@ template DopQueryFn<8> dop_query_for<8>(simd::Isa);
 template DopQueryFn<14> dop_query_for<14>(simd::Isa);
 template DopQueryFn<18> dop_query_for<18>(simd::Isa);
 template DopQueryFn<26> dop_query_for<26>(simd::Isa);
+template DopQueryFn<32> dop_query_for<32>(simd::Isa);
 
 }  // namespace kdop

@@ -19,5 +19,6 @@ extern template DopQueryFn<8> dop_query_for<8>(simd::Isa);
 extern template DopQueryFn<14> dop_query_for<14>(simd::Isa);
 extern template DopQueryFn<18> dop_query_for<18>(simd::Isa);
 extern template DopQueryFn<26> dop_query_for<26>(simd::Isa);
+extern template DopQueryFn<32> dop_query_for<32>(simd::Isa);
 
 }  // namespace kdop

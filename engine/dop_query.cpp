@@ -122,5 +122,6 @@ template struct DopQueryScratch<8>;
 template struct DopQueryScratch<14>;
 template struct DopQueryScratch<18>;
 template struct DopQueryScratch<26>;
+template struct DopQueryScratch<32>;
 
 }  // namespace kdop

@@ -105,6 +105,7 @@ extern template struct DopQueryScratch<8>;
 extern template struct DopQueryScratch<14>;
 extern template struct DopQueryScratch<18>;
 extern template struct DopQueryScratch<26>;
+extern template struct DopQueryScratch<32>;
 
 // The buffers of a split query: the remaining entries, one stack and one result per task. Owned
 // and freed by code compiled once (dop_query.cpp), so no std::vector code is instantiated in the

@@ -18,11 +18,12 @@
 
 namespace kdop {
 
-using EnvironmentHierarchy = std::variant<DopTree<6>, DopTree<8>, DopTree<14>, DopTree<18>,
-                                          DopTree<26>, OrientedTree<ObbBv>, OrientedTree<RssBv>>;
-using ObjectHierarchy =
-    std::variant<FlyingDopTree<6>, FlyingDopTree<8>, FlyingDopTree<14>, FlyingDopTree<18>,
-                 FlyingDopTree<26>, FlyingOrientedTree<ObbBv>, FlyingOrientedTree<RssBv>>;
+using EnvironmentHierarchy =
+    std::variant<DopTree<6>, DopTree<8>, DopTree<14>, DopTree<18>, DopTree<26>, DopTree<32>,
+                 OrientedTree<ObbBv>, OrientedTree<RssBv>>;
+using ObjectHierarchy = std::variant<FlyingDopTree<6>, FlyingDopTree<8>, FlyingDopTree<14>,
+                                     FlyingDopTree<18>, FlyingDopTree<26>, FlyingDopTree<32>,
+                                     FlyingOrientedTree<ObbBv>, FlyingOrientedTree<RssBv>>;
 
 // Throw std::invalid_argument for an empty or invalid mesh (see build_topdown).
 EnvironmentHierarchy build_environment_hierarchy(const Mesh& mesh, BvType bv,

@@ -83,5 +83,6 @@ template SolidSide point_in_solid<8>(const DopTree<8>&, Vec3);
 template SolidSide point_in_solid<14>(const DopTree<14>&, Vec3);
 template SolidSide point_in_solid<18>(const DopTree<18>&, Vec3);
 template SolidSide point_in_solid<26>(const DopTree<26>&, Vec3);
+template SolidSide point_in_solid<32>(const DopTree<32>&, Vec3);
 
 }  // namespace kdop

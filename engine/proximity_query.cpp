@@ -50,8 +50,9 @@ constexpr NodeBoundLanes<K> node_bound_lanes() {
   NodeBoundLanes<K> c{};
   for (int j = 0; j < DopShape<K>::lanes; ++j) {
     const bool real = j < DopShape<K>::slabs;
-    const int nn = real ? dirs[j].x * dirs[j].x + dirs[j].y * dirs[j].y + dirs[j].z * dirs[j].z : 1;
-    c.inv_norm[j] = nn == 1 ? 1.0f : nn == 2 ? 0.70710678118654752f : 0.57735026918962576f;
+    // From norm's own table, so every direction length is covered (a 1 / sqrt 3 for the 32-DOP's
+    // sqrt 5 directions overstated their gaps: missed pairs within the distance).
+    c.inv_norm[j] = real ? static_cast<float>(1.0 / norm(dirs[j])) : 1.0f;
     c.mask[j] = real ? 0xffffffffu : 0u;
   }
   return c;
@@ -675,6 +676,7 @@ KDOP_PROXIMITY_INSTANTIATE(8)
 KDOP_PROXIMITY_INSTANTIATE(14)
 KDOP_PROXIMITY_INSTANTIATE(18)
 KDOP_PROXIMITY_INSTANTIATE(26)
+KDOP_PROXIMITY_INSTANTIATE(32)
 #undef KDOP_PROXIMITY_INSTANTIATE
 
 }  // namespace kdop

@@ -81,8 +81,8 @@ void write_meshes(const SeedDir& out, const std::vector<std::pair<std::string, M
 }
 
 void write_hierarchies(const SeedDir& out, const Mesh& mesh) {
-  const BvType types[] = {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26,
-                          BvType::dop8,  BvType::obb,    BvType::rss};
+  const BvType types[] = {BvType::kdop6,  BvType::kdop14, BvType::kdop18, BvType::kdop26,
+                          BvType::kdop32, BvType::dop8,   BvType::obb,    BvType::rss};
   const BuildConfig env_config = BuildConfig::environment_defaults();
   const BuildConfig object_config = BuildConfig::object_defaults();
   for (const BvType bv : types) {

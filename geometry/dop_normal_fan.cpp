@@ -81,6 +81,7 @@ template const NormalFan& normal_fan<8>();
 template const NormalFan& normal_fan<14>();
 template const NormalFan& normal_fan<18>();
 template const NormalFan& normal_fan<26>();
+template const NormalFan& normal_fan<32>();
 
 const FanCone& containing_cone(const NormalFan& fan, const Vec3& u, double l[3]) {
   std::uint32_t best_vertex = 0;

@@ -36,6 +36,7 @@ extern template const NormalFan& normal_fan<8>();
 extern template const NormalFan& normal_fan<14>();
 extern template const NormalFan& normal_fan<18>();
 extern template const NormalFan& normal_fan<26>();
+extern template const NormalFan& normal_fan<32>();
 
 // The cone containing direction u: the cones of the generic vertex maximizing u . v, of which
 // the one whose smallest coefficient is largest (so rounding cannot push u outside); `l`

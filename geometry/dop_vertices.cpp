@@ -13,9 +13,12 @@ DopVertices dop_vertices(const double* lo, const double* hi) {
   constexpr auto dirs = DopShape<K>::directions();
   double scale = 0;
   for (int j = 0; j < S; ++j) scale = std::max({scale, std::fabs(lo[j]), std::fabs(hi[j])});
-  // Solving costs <= 4 roundings of values <= 6 * scale; a candidate is kept if it violates a
-  // constraint by at most tol, and near-duplicates within tol are merged.
-  const double solve_error = 0x1p-48 * scale;
+  // Solving (solve_with_adjugate) costs at most 4 roundings of values <= R * scale, R the
+  // largest row sum |adj|_1 of any three directions' adjugate (|det| >= 1): 4 for the
+  // directions in {-1, 0, 1}, 9 for K = 32, whose adjugates hold 3s and 4s (their products with
+  // h round too, within the same count). A candidate is kept if it violates a constraint by at
+  // most tol, and near-duplicates within tol are merged.
+  const double solve_error = (K == 32 ? 0x1p-47 : 0x1p-48) * scale;
   const double tol = 4 * solve_error;
 
   DopVertices out;
@@ -59,5 +62,6 @@ template DopVertices dop_vertices<8>(const double*, const double*);
 template DopVertices dop_vertices<14>(const double*, const double*);
 template DopVertices dop_vertices<18>(const double*, const double*);
 template DopVertices dop_vertices<26>(const double*, const double*);
+template DopVertices dop_vertices<32>(const double*, const double*);
 
 }  // namespace kdop

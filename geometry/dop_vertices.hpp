@@ -30,5 +30,6 @@ extern template DopVertices dop_vertices<8>(const double*, const double*);
 extern template DopVertices dop_vertices<14>(const double*, const double*);
 extern template DopVertices dop_vertices<18>(const double*, const double*);
 extern template DopVertices dop_vertices<26>(const double*, const double*);
+extern template DopVertices dop_vertices<32>(const double*, const double*);
 
 }  // namespace kdop

@@ -50,5 +50,7 @@ template std::optional<DopVertices> dop_vertices_by_duality<18>(const double*, c
                                                                 const Vec3&);
 template std::optional<DopVertices> dop_vertices_by_duality<26>(const double*, const double*,
                                                                 const Vec3&);
+template std::optional<DopVertices> dop_vertices_by_duality<32>(const double*, const double*,
+                                                                const Vec3&);
 
 }  // namespace kdop

@@ -28,5 +28,7 @@ extern template std::optional<DopVertices> dop_vertices_by_duality<18>(const dou
                                                                        const Vec3&);
 extern template std::optional<DopVertices> dop_vertices_by_duality<26>(const double*, const double*,
                                                                        const Vec3&);
+extern template std::optional<DopVertices> dop_vertices_by_duality<32>(const double*, const double*,
+                                                                       const Vec3&);
 
 }  // namespace kdop

@@ -1,7 +1,8 @@
 #pragma once
-// 3x3 matrices of small integers: the normals of three k-DOP planes (entries in {-1, 0, 1}).
-// Determinant and adjugate are exact in int, so solving n_i . x = h_i costs three roundings per
-// component (used by dop_vertices.cpp and builders/dop_volume.cpp).
+// 3x3 matrices of small integers: the normals of three k-DOP planes (entries in {-2, ..., 2}).
+// Determinant and adjugate are exact in int, so solving n_i . x = h_i costs at most four
+// roundings per component: the products with h (exact for adjugate entries 0, 1, 2, 4), two sums
+// and the division (used by dop_vertices.cpp and builders/dop_volume.cpp).
 namespace kdop {
 
 struct IntMatrix {

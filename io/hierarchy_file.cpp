@@ -420,12 +420,12 @@ Header Reader::header(HierarchyRole expected_role) const {
   Header h;
   h.k = get<std::uint8_t>(in_, kKAt);
   const auto bv = get<std::uint8_t>(in_, kBvAt);
-  if (h.k != 0 && h.k != 6 && h.k != 8 && h.k != 14 && h.k != 18 && h.k != 26) {
-    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 8, 14, 18, 26 (or 0: obb, rss)");
+  if (h.k != 0 && h.k != 6 && h.k != 8 && h.k != 14 && h.k != 18 && h.k != 26 && h.k != 32) {
+    fail(kKAt, "K = " + std::to_string(h.k) + ", expected 6, 8, 14, 18, 26, 32 (or 0: obb, rss)");
   }
-  if (bv > static_cast<std::uint8_t>(BvType::rss)) {
+  if (bv > static_cast<std::uint8_t>(BvType::kdop32)) {
     fail(kBvAt, "BV type code " + std::to_string(bv) +
-                    ", expected 0 to 6 (kdop6, kdop14, kdop18, kdop26, dop8, obb, rss)");
+                    ", expected 0 to 7 (kdop6, kdop14, kdop18, kdop26, dop8, obb, rss, kdop32)");
   }
   h.bv = static_cast<BvType>(bv);
   if (dop_k(h.bv) != h.k) {
@@ -1168,7 +1168,7 @@ std::optional<BvType> hierarchy_file_bv(const std::string& path) {
   const ssize_t n = ::read(fd, head, sizeof head);
   ::close(fd);
   if (n != static_cast<ssize_t>(sizeof head) || std::memcmp(head, kMagic, sizeof kMagic) != 0 ||
-      head[kBvAt] > static_cast<unsigned char>(BvType::rss)) {
+      head[kBvAt] > static_cast<unsigned char>(BvType::kdop32)) {
     return std::nullopt;
   }
   return static_cast<BvType>(head[kBvAt]);

@@ -19,9 +19,8 @@
 //               XXH3_64bits digests (uint64) of its consecutive 256 KiB blocks, the last one
 //               shorter (version 1: XXH3_64bits of the bytes in one piece)
 //   24    8     file size in bytes
-//   32    1     K (6, 8, 14, 18, 26; 0 for    33  1  BV type (0 kdop6, 1 kdop14, 2 kdop18, 3
-//   kdop26,
-//                  obb and rss)                       4 dop8, 5 obb, 6 rss)
+//   32    1     K (6, 8, 14, 18, 26, 32;      33  1  BV type (0 kdop6, 1 kdop14, 2 kdop18,
+//                  0 for obb and rss)                 3 kdop26, 4 dop8, 5 obb, 6 rss, 7 kdop32)
 //   34    1     role (0 environment, 1 object)
 //   35    1     BuildConfig::rule (SplitRule)   36  1  BuildConfig::split_point (SplitPoint)
 //   37    1     BuildConfig::all_directions     38  1  lanes (DopShape<K>::lanes; 0 for obb, rss)

@@ -778,7 +778,7 @@ std::optional<PathReport> check_path(const Scene& scene, const Trajectory& traje
                                      const PathCheckOptions& options) {
   if (!is_dop(options.bv)) {
     throw std::invalid_argument(std::string("kdop path checks with k-DOP hierarchies "
-                                            "(kdop6, dop8, kdop14, kdop18, kdop26), not ") +
+                                            "(kdop6, dop8, kdop14, kdop18, kdop26, kdop32), not ") +
                                 to_string(options.bv));
   }
   if (!(options.clearance >= 0) || !std::isfinite(options.clearance)) {

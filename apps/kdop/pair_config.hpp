@@ -14,14 +14,15 @@ enum class OptionSet { hierarchy, pair, generated_pair };
 inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set = OptionSet::pair) {
   CLI::Option* bv =
       command
-          .add_option("--bv", o.bv,
-                      set == OptionSet::pair
-                          ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss "
-                            "(default: kdop18, or a hierarchy file's)"
-                          : "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8, obb, rss "
-                            "(default: kdop18)")
+          .add_option(
+              "--bv", o.bv,
+              set == OptionSet::pair
+                  ? "Bounding volume: kdop6, kdop14, kdop18, kdop26, kdop32, dop8, obb, rss "
+                    "(default: kdop18, or a hierarchy file's)"
+                  : "Bounding volume: kdop6, kdop14, kdop18, kdop26, kdop32, dop8, obb, rss "
+                    "(default: kdop18)")
           ->check(non_empty());
-  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)")
+  command.add_option("--k", o.k, "Shorthand for --bv kdopK (6, 14, 18, 26 or 32; 8 for dop8)")
       ->excludes(bv);
   command
       .add_option("--rule", o.rule,
@@ -114,10 +115,10 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
   PairConfig c;
   const std::string bv = o.k ? std::to_string(*o.k) : (o.bv.empty() ? "kdop18" : o.bv);
   const auto type = parse_bv_type(bv);
-  if (!type && o.k) throw InputError("--k: expected 6, 14, 18, 26 or 8, got " + bv);
+  if (!type && o.k) throw InputError("--k: expected 6, 14, 18, 26, 32 or 8, got " + bv);
   if (!type)
-    throw InputError("--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got '" + bv +
-                     "'");
+    throw InputError(
+        "--bv: expected kdop6, kdop14, kdop18, kdop26, kdop32, dop8, obb or rss, got '" + bv + "'");
   c.bv = *type;
   const auto rule = o.rule.empty() ? SplitRule::splatter : parse_split_rule(o.rule);
   if (!rule) {

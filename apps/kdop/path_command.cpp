@@ -57,11 +57,12 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& args) {
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
   CLI::Option* bv =
-      cmd->add_option("--bv", args.build.bv,
-                      "Bounding volume: kdop6, kdop14, kdop18, kdop26, dop8 (default: kdop18, or "
-                      "the scene's hierarchy files')")
+      cmd->add_option(
+             "--bv", args.build.bv,
+             "Bounding volume: kdop6, kdop14, kdop18, kdop26, kdop32, dop8 (default: kdop18, or "
+             "the scene's hierarchy files')")
           ->check(non_empty());
-  cmd->add_option("--k", args.build.k, "Shorthand for --bv kdopK (6, 14, 18 or 26; 8 for dop8)")
+  cmd->add_option("--k", args.build.k, "Shorthand for --bv kdopK (6, 14, 18, 26 or 32; 8 for dop8)")
       ->excludes(bv);
   cmd->add_option("--object-leaf", args.build.object_leaf,
                   "Object leaf size tau (default: 8; smaller leaves suit distance queries)")
@@ -165,7 +166,7 @@ int run_path(const PathArgs& args) {
   PathCheckOptions options;
   PairConfig pair = make_pair_config(args.build);
   if (!is_dop(pair.bv)) {
-    throw InputError("--bv: kdop path takes kdop6, kdop14, kdop18, kdop26 or dop8, got '" +
+    throw InputError("--bv: kdop path takes kdop6, kdop14, kdop18, kdop26, kdop32 or dop8, got '" +
                      args.build.bv + "'");
   }
   options.bv = pair.bv;

@@ -16,6 +16,8 @@ template void query_dop<xsimd::avx2, 18>(const DopTree<18>&, const FlyingDopTree
                                          const QueryOptions&, DopQueryScratch<18>&, QueryResult&);
 template void query_dop<xsimd::avx2, 26>(const DopTree<26>&, const FlyingDopTree<26>&, const Pose&,
                                          const QueryOptions&, DopQueryScratch<26>&, QueryResult&);
+template void query_dop<xsimd::avx2, 32>(const DopTree<32>&, const FlyingDopTree<32>&, const Pose&,
+                                         const QueryOptions&, DopQueryScratch<32>&, QueryResult&);
 
 template void query_oriented<xsimd::avx2, ObbBv>(const OrientedTree<ObbBv>&,
                                                  const FlyingOrientedTree<ObbBv>&, const Pose&,

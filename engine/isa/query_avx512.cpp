@@ -19,6 +19,9 @@ template void query_dop<xsimd::avx512bw, 18>(const DopTree<18>&, const FlyingDop
 template void query_dop<xsimd::avx512bw, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                              const Pose&, const QueryOptions&, DopQueryScratch<26>&,
                                              QueryResult&);
+template void query_dop<xsimd::avx512bw, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                             const Pose&, const QueryOptions&, DopQueryScratch<32>&,
+                                             QueryResult&);
 
 template void query_oriented<xsimd::avx512bw, ObbBv>(const OrientedTree<ObbBv>&,
                                                      const FlyingOrientedTree<ObbBv>&, const Pose&,

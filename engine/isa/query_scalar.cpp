@@ -21,6 +21,9 @@ template void query_dop<simd::ScalarArch, 18>(const DopTree<18>&, const FlyingDo
 template void query_dop<simd::ScalarArch, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                               const Pose&, const QueryOptions&,
                                               DopQueryScratch<26>&, QueryResult&);
+template void query_dop<simd::ScalarArch, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                              const Pose&, const QueryOptions&,
+                                              DopQueryScratch<32>&, QueryResult&);
 
 template void query_oriented<simd::ScalarArch, ObbBv>(const OrientedTree<ObbBv>&,
                                                       const FlyingOrientedTree<ObbBv>&, const Pose&,

@@ -18,6 +18,9 @@ template void query_dop<xsimd::sse4_2, 18>(const DopTree<18>&, const FlyingDopTr
 template void query_dop<xsimd::sse4_2, 26>(const DopTree<26>&, const FlyingDopTree<26>&,
                                            const Pose&, const QueryOptions&, DopQueryScratch<26>&,
                                            QueryResult&);
+template void query_dop<xsimd::sse4_2, 32>(const DopTree<32>&, const FlyingDopTree<32>&,
+                                           const Pose&, const QueryOptions&, DopQueryScratch<32>&,
+                                           QueryResult&);
 
 template void query_oriented<xsimd::sse4_2, ObbBv>(const OrientedTree<ObbBv>&,
                                                    const FlyingOrientedTree<ObbBv>&, const Pose&,

@@ -102,7 +102,7 @@ check "reference all-contacts" 1 "$kdop" check --env cube.obj --object cube.obj 
 reference=$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)
 expect "reference has pairs" test -n "$reference"
 for env in cube.obj cube.off cube.ply cube.stl; do
-  for bv in kdop6 dop8 kdop14 kdop18 kdop26 obb rss; do
+  for bv in kdop6 dop8 kdop14 kdop18 kdop26 kdop32 obb rss; do
     check "$env $bv" 1 "$kdop" check --env "$env" --object cube.stl --pose 0.5,0.25,0.125,1,0,0,0 --all-contacts --json --bv "$bv"
     expect "$env $bv same pairs" test "$(grep -o '"pairs":\[[^]]*\]*\]' out.txt)" = "$reference"
   done
@@ -212,11 +212,11 @@ check "zero quaternion" 2 "$kdop" check --env cube.obj --object cube.obj --pose 
 check "reflection matrix" 2 "$kdop" check --env cube.obj --object cube.obj --matrix 1,0,0,0,0,1,0,0,0,0,-1,0,0,0,0,1
 check "pose and matrix together" 2 "$kdop" check --env cube.obj --object cube.obj --pose 0,0,0,1,0,0,0 --matrix 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
 check "unknown bv" 2 "$kdop" check --env cube.obj --object cube.obj --bv kdop7
-expect "unknown bv lists dop8, obb, rss" grep -q -- "--bv: expected kdop6, kdop14, kdop18, kdop26, dop8, obb or rss, got 'kdop7'" err.txt
+expect "unknown bv lists dop8, obb, rss" grep -q -- "--bv: expected kdop6, kdop14, kdop18, kdop26, kdop32, dop8, obb or rss, got 'kdop7'" err.txt
 check "unknown k" 2 "$kdop" check --env cube.obj --object cube.obj --k 10
-expect "unknown k lists the k values" grep -q -- "--k: expected 6, 14, 18, 26 or 8, got 10" err.txt
+expect "unknown k lists the k values" grep -q -- "--k: expected 6, 14, 18, 26, 32 or 8, got 10" err.txt
 check "k 0 is refused, not the default" 2 "$kdop" check --env cube.obj --object cube.obj --k 0
-expect "k 0 lists the k values" grep -q -- "--k: expected 6, 14, 18, 26 or 8, got 0" err.txt
+expect "k 0 lists the k values" grep -q -- "--k: expected 6, 14, 18, 26, 32 or 8, got 0" err.txt
 check "path k 0 is refused" 2 "$kdop" path --scene "$repo/examples/path/scene.json" --trajectory "$repo/examples/path/trajectory.csv" --k 0
 check "k 8 is dop8" 1 "$kdop" check --env cube.obj --object cube.obj --k 8 --json
 expect "k 8 names dop8" grep -q '"bv":"dop8"' out.txt
@@ -370,7 +370,7 @@ with open("torus_poses.csv", "w") as f:
         f.write("p%d,%r,%r,%r,%r,%r,%r,%r\n" % (k, rng.uniform(-4, 4), rng.uniform(-4, 4), rng.uniform(-1, 1), *q))
 PY
 no_time() { cut -d, -f1-6,8,9 "$1"; }
-for bv in kdop6 dop8 kdop14 kdop18 kdop26 obb rss; do
+for bv in kdop6 dop8 kdop14 kdop18 kdop26 kdop32 obb rss; do
   check "build env $bv" 0 "$kdop" build --mesh torus.obj --out env_$bv.kdop --bv $bv
   check "build object $bv" 0 "$kdop" build --mesh torus.obj -o object_$bv.kdop --role object --bv $bv
   for mode in first all; do
@@ -380,7 +380,7 @@ for bv in kdop6 dop8 kdop14 kdop18 kdop26 obb rss; do
   done
   cut -d, -f1-3 from_mesh.csv >contacts_$bv.csv
 done
-for bv in kdop6 dop8 kdop14 kdop26 obb rss; do
+for bv in kdop6 dop8 kdop14 kdop26 kdop32 obb rss; do
   expect "batch all: $bv finds kdop18's contacts" cmp -s contacts_$bv.csv contacts_kdop18.csv
 done
 check "build env obb" 0 "$kdop" build --mesh torus.obj --out env_obb.kdop --bv obb
@@ -992,7 +992,7 @@ expect "demo json" grep -q '"steps":20' out.txt
 
 # Messages name the option given and the number at fault.
 check "k out of the list" 2 "$kdop" check --env cube.obj --object cube.obj --k 7
-expect "k out of the list names --k" grep -q "^kdop: --k: expected 6, 14, 18, 26 or 8, got 7$" err.txt
+expect "k out of the list names --k" grep -q "^kdop: --k: expected 6, 14, 18, 26, 32 or 8, got 7$" err.txt
 check "pose number underflows" 2 "$kdop" check --env cube.obj --object cube.obj --pose 1e-400,0,0,1,0,0,0
 expect "pose number underflows says which" grep -q "^kdop: --pose: number 1 (tx), '1e-400', is outside double's range$" err.txt
 check "clearance echoes its value" 0 "$kdop" check --env cube.obj --object cube.obj --clearance 0.3 --pose 5,0,0,1,0,0,0

@@ -69,6 +69,9 @@ TEST(DopTree, NodesContainTheirTrianglesK18) {
 TEST(DopTree, NodesContainTheirTrianglesK26) {
   check_k<26>();
 }
+TEST(DopTree, NodesContainTheirTrianglesK32) {
+  check_k<32>();
+}
 TEST(DopTree, NodesContainTheirTrianglesDop8) {
   check_k<8>();
 }

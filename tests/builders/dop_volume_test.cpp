@@ -186,6 +186,9 @@ TEST(DopVolume, RandomDopsMatchQhull18) {
 TEST(DopVolume, RandomDopsMatchQhull26) {
   check_random<26>(1000);
 }
+TEST(DopVolume, RandomDopsMatchQhull32) {
+  check_random<32>(1000);
+}
 TEST(DopVolume, RandomDopsMatchQhullDop8) {
   check_random<8>(1000);
 }

@@ -116,5 +116,6 @@ template double exact_dop_volume<8>(const double*, const double*);
 template double exact_dop_volume<14>(const double*, const double*);
 template double exact_dop_volume<18>(const double*, const double*);
 template double exact_dop_volume<26>(const double*, const double*);
+template double exact_dop_volume<32>(const double*, const double*);
 
 }  // namespace kdop::test

@@ -66,6 +66,7 @@ TEST(TopdownBuilder, EveryRuleAndLeafSizeGivesAValidTree) {
         c.all_directions = true;
         c.candidates = 3;
         expect_valid_tree(build_topdown<26>(m, c), m.triangle_count(), tau);
+        expect_valid_tree(build_topdown<32>(m, c), m.triangle_count(), tau);
       }
     }
   }

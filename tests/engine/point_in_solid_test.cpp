@@ -42,6 +42,7 @@ TEST(PointInSolid, BoxEdgesAndCornersCountOnce) {
   box_cases<14>();
   box_cases<18>();
   box_cases<26>();
+  box_cases<32>();
 }
 
 template <int K>
@@ -96,6 +97,7 @@ TEST(PointInSolid, HeightFieldBlockMatchesItsFormula) {
   heightfield_cases<8>();
   heightfield_cases<18>();
   heightfield_cases<26>();
+  heightfield_cases<32>();
 }
 
 }  // namespace

@@ -116,6 +116,7 @@ TEST(ProximityQuery, MatchesBruteForceForEveryK) {
     check_scene<14>(s, 0.05);
     check_scene<18>(s, 0.1);
     check_scene<26>(s, 0.2);
+    check_scene<32>(s, 0.15);
   }
 }
 
@@ -252,6 +253,7 @@ TEST(ProximityQuery, SweepsMatchBruteForce) {
     check_sweeps<14>(s, 0);
     check_sweeps<18>(s, 0.1);
     check_sweeps<26>(s, 0);
+    check_sweeps<32>(s, 0.05);
   }
 }
 

@@ -174,7 +174,8 @@ struct Variant {
 std::vector<Variant> variants() {
   const std::vector<simd::Isa> isas = simd::supported_isas();
   std::vector<Variant> v;
-  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26,
+                    BvType::kdop32}) {
     for (SplitRule rule : {SplitRule::longest_side, SplitRule::splatter}) {
       for (SplitPoint point : {SplitPoint::mean, SplitPoint::median})
         v.push_back({bv, rule, point, isas.back()});
@@ -442,7 +443,7 @@ TEST(QueryOracle, DefaultLeafSizesMatchBruteForce) {
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 16);
   const Mesh obj = make_torus({0, 0, 0}, 0.6, 0.2, 30, 12, 0.15);
   for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26,
-                    BvType::obb, BvType::rss}) {
+                    BvType::kdop32, BvType::obb, BvType::rss}) {
     PairConfig config;
     config.bv = bv;
     config.environment.rule = config.object.rule = default_split_rule(bv);
@@ -491,12 +492,12 @@ Mesh random_triangles(std::uint64_t& rng, int count) {
 TEST(QueryOracle, ContactAtAnExtremeCornerOnEveryDiagonal) {
   std::uint64_t rng = 77;
   int checked = 0;
-  for (BvType bv : {BvType::kdop14, BvType::kdop18, BvType::kdop26}) {
+  for (BvType bv : {BvType::kdop14, BvType::kdop18, BvType::kdop26, BvType::kdop32}) {
     for (int trial = 0; trial < 60; ++trial) {
       const Mesh object = random_triangles(rng, 12);
       const Pose pose = test::random_pose(rng, {-3, -3, -3}, {3, 3, 3});
-      for (int d = 0; d < DopShape<26>::slabs; ++d) {
-        const Vec3 n = to_vec3(DopShape<26>::directions()[d]);
+      for (int d = 0; d < DopShape<32>::slabs; ++d) {  // every direction of every type
+        const Vec3 n = to_vec3(DopShape<32>::directions()[d]);
         std::size_t best = 0;
         for (std::size_t i = 1; i < object.vertex_count(); ++i) {
           if (dot(n, corner(object, i)) > dot(n, corner(object, best))) best = i;
@@ -698,6 +699,7 @@ TEST(QueryOracle, ContactAtABoxCornerOnEverySlab) {
   check_box_corner_contacts<14>(rng, checked, tight);
   check_box_corner_contacts<18>(rng, checked, tight);
   check_box_corner_contacts<26>(rng, checked, tight);
+  check_box_corner_contacts<32>(rng, checked, tight);
   EXPECT_GT(checked, 1000);
   EXPECT_GE(tight, 20);
 }
@@ -705,8 +707,8 @@ TEST(QueryOracle, ContactAtABoxCornerOnEverySlab) {
 // Every BV type on every ISA this CPU supports, with the default builders.
 std::vector<PairConfig> every_bv_on_every_isa() {
   std::vector<PairConfig> configs;
-  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26, BvType::dop8,
-                    BvType::obb, BvType::rss}) {
+  for (BvType bv : {BvType::kdop6, BvType::kdop14, BvType::kdop18, BvType::kdop26, BvType::kdop32,
+                    BvType::dop8, BvType::obb, BvType::rss}) {
     for (simd::Isa isa : simd::supported_isas()) {
       PairConfig config;
       config.bv = bv;

@@ -89,6 +89,7 @@ TEST(ToolSweepQuery, EqualsTestingEveryTriangle) {
   check_against_every_triangle<14>(mesh, tool.cutter, 0.5, 4, 2, 40);
   check_against_every_triangle<18>(mesh, tool.holder, 0.0, -33, 3, 40);
   check_against_every_triangle<26>(mesh, tool.shank, 1e-6, -5, 4, 40);
+  check_against_every_triangle<32>(mesh, tool.cutter, 0.5, 4, 6, 40);
   check_against_every_triangle<8>(mesh, tool.cutter, 2.0, 4, 5, 40);
 }
 

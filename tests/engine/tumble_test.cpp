@@ -77,6 +77,9 @@ TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK18) {
 TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK26) {
   check_k<26>();
 }
+TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK32) {
+  check_k<32>();
+}
 TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactDop8) {
   check_k<8>();
 }

@@ -70,6 +70,9 @@ TEST(NormalFan, ConesCoverEveryDirectionK18) {
 TEST(NormalFan, ConesCoverEveryDirectionK26) {
   check_k<26>();
 }
+TEST(NormalFan, ConesCoverEveryDirectionK32) {
+  check_k<32>();
+}
 TEST(NormalFan, ConesCoverEveryDirectionDop8) {
   check_k<8>();
 }

@@ -58,6 +58,7 @@ TEST(Dop, DirectionNormsAreTheSquareRoots) {
   expect_norms_are_square_roots<14>();
   expect_norms_are_square_roots<18>();
   expect_norms_are_square_roots<26>();
+  expect_norms_are_square_roots<32>();
   static_assert(norm(Direction{1, 1, 0}) * norm(Direction{1, 1, 0}) > 1.9999999);
 }
 

@@ -71,6 +71,9 @@ TEST(DopVertices, ContainPointsAndSatisfyConstraintsK18) {
 TEST(DopVertices, ContainPointsAndSatisfyConstraintsK26) {
   check_k<26>();
 }
+TEST(DopVertices, ContainPointsAndSatisfyConstraintsK32) {
+  check_k<32>();
+}
 TEST(DopVertices, ContainPointsAndSatisfyConstraintsDop8) {
   check_k<8>();
 }
@@ -144,6 +147,9 @@ TEST(DopVertices, EnumerationEqualsDualHullK18) {
 }
 TEST(DopVertices, EnumerationEqualsDualHullK26) {
   check_against_duality<26>();
+}
+TEST(DopVertices, EnumerationEqualsDualHullK32) {
+  check_against_duality<32>();
 }
 TEST(DopVertices, EnumerationEqualsDualHullDop8) {
   check_against_duality<8>();

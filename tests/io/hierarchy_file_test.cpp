@@ -122,7 +122,7 @@ template <class T>
 class HierarchyFileRoundTrip : public ::testing::Test {};
 using Ks = ::testing::Types<std::integral_constant<int, 6>, std::integral_constant<int, 8>,
                             std::integral_constant<int, 14>, std::integral_constant<int, 18>,
-                            std::integral_constant<int, 26>>;
+                            std::integral_constant<int, 26>, std::integral_constant<int, 32>>;
 TYPED_TEST_SUITE(HierarchyFileRoundTrip, Ks);
 
 TYPED_TEST(HierarchyFileRoundTrip, EnvironmentLoadsAsBuilt) {
@@ -184,7 +184,7 @@ class HierarchyFileTest : public test::ScratchDirTest {};
 TEST_F(HierarchyFileTest, LoadedPairAnswersLikeBuiltPair) {
   const Mesh env = env_mesh(), object = object_mesh();
   for (BvType bv : {BvType::kdop6, BvType::dop8, BvType::kdop14, BvType::kdop18, BvType::kdop26,
-                    BvType::obb, BvType::rss}) {
+                    BvType::kdop32, BvType::obb, BvType::rss}) {
     PairConfig config;
     config.bv = bv;
     config.environment.rule = config.object.rule = default_split_rule(bv);
@@ -367,7 +367,7 @@ TEST(HierarchyFileErrors, KInconsistentWithBvType) {
   EXPECT_THAT(env_error(bytes), HasSubstr("byte 33: BV type kdop6 does not match K = 18"));
   poke(bytes, kKAt, std::uint8_t{7});
   EXPECT_THAT(env_error(bytes),
-              HasSubstr("byte 32: K = 7, expected 6, 8, 14, 18, 26 (or 0: obb, rss)"));
+              HasSubstr("byte 32: K = 7, expected 6, 8, 14, 18, 26, 32 (or 0: obb, rss)"));
 }
 
 TEST(HierarchyFileErrors, WrongRoleNamesBoth) {

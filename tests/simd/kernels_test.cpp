@@ -230,13 +230,13 @@ void check_prefilter(Isa isa) {
   EXPECT_LT(survivors, tested - tested / 50);
 }
 
-// The first `slabs` of the 26-DOP's 13 directions (|n|_1 of 1, 2 and 3, as every k-DOP has),
-// padding lanes zero.
+// The first `slabs` of the 32-DOP's 16 directions (the 26-DOP's 13, |n|_1 of 1, 2 and 3, then
+// three with a component 2), padding lanes zero.
 template <int Lanes>
 SlabDirections<Lanes> directions(int slabs) {
   SlabDirections<Lanes> out{};
   for (int j = 0; j < slabs; ++j) {
-    const Direction n = DopShape<26>::directions()[j];
+    const Direction n = DopShape<32>::directions()[j];
     out.nx[j] = static_cast<float>(n.x);
     out.ny[j] = static_cast<float>(n.y);
     out.nz[j] = static_cast<float>(n.z);
@@ -250,7 +250,7 @@ SlabDirections<Lanes> directions(int slabs) {
 // projections (double) lie beyond the DOP by more than l1 * margin along some slab.
 template <int Lanes>
 void check_triangle_dop(Isa isa) {
-  constexpr int slabs = Lanes == 4 ? 3 : Lanes == 8 ? 7 : Lanes == 12 ? 9 : 13;
+  constexpr int slabs = Lanes == 4 ? 3 : Lanes == 8 ? 7 : Lanes == 12 ? 9 : 16;  // 16: K = 32
   const SlabDirections<Lanes> d = directions<Lanes>(slabs);
   const KernelTable<Lanes> ref = kernel_table<Lanes>(Isa::scalar);
   const KernelTable<Lanes> vec = kernel_table<Lanes>(isa);
