@@ -1,8 +1,9 @@
 #pragma once
 // 3x3 matrices of small integers: the normals of three k-DOP planes (entries in {-2, ..., 2}).
 // Determinant and adjugate are exact in int, so solving n_i . x = h_i costs at most four
-// roundings per component: the products with h (exact for adjugate entries 0, 1, 2, 4), two sums
-// and the division (used by dop_vertices.cpp and builders/dop_volume.cpp).
+// roundings per component: the two sums, the division and, for the 32-DOP, whose adjugates hold
+// 3s, the products with h (together within one rounding of the row's sum |adj|_1 |h|; exact
+// products for entries 0, 1, 2 and 4). Used by dop_vertices.cpp and builders/dop_volume.cpp.
 namespace kdop {
 
 struct IntMatrix {

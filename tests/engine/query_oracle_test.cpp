@@ -659,10 +659,7 @@ void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
       const auto expected = brute_force_contacts(env, object, pose);
       if (expected.empty()) continue;  // a degenerate step
       PairConfig config;
-      config.bv = K == 6    ? BvType::kdop6
-                  : K == 14 ? BvType::kdop14
-                  : K == 18 ? BvType::kdop18
-                            : BvType::kdop26;
+      config.bv = bv_type_for<K>();
       // Leaves of one triangle: the touching triangle's leaf box is its own, as `tight` assumes
       // (with the default 3 it would share a leaf with a far triangle and a looser box).
       config.environment.leaf_size = 1;
