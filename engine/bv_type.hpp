@@ -1,6 +1,7 @@
 #pragma once
 // Bounding-volume types a user can choose at run time (--bv). Each maps to a compile-time
 // instantiation of the builders and the traversal.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@ namespace kdop {
 // (oriented-rounded-bv.txt). The order is the hierarchy files' BV code (io/hierarchy_file.hpp):
 // append, never reorder.
 enum class BvType { kdop6, kdop14, kdop18, kdop26, dop8, obb, rss, kdop32 };
+// How many there are (tables indexed by BvType): the last one's code + 1.
+inline constexpr std::size_t kBvTypeCount = static_cast<std::size_t>(BvType::kdop32) + 1;
 
 inline bool is_dop(BvType bv) {
   return bv != BvType::obb && bv != BvType::rss;

@@ -46,14 +46,14 @@ const Mesh& partner_mesh() {
 }
 
 EnvironmentHierarchy partner_environment(BvType bv) {
-  static std::array<std::optional<EnvironmentHierarchy>, 7> built;
+  static std::array<std::optional<EnvironmentHierarchy>, kBvTypeCount> built;
   auto& h = built[static_cast<std::size_t>(bv)];
   if (!h) h = build_environment_hierarchy(partner_mesh(), bv, {});
   return *h;
 }
 
 ObjectHierarchy partner_object(BvType bv) {
-  static std::array<std::optional<ObjectHierarchy>, 7> built;
+  static std::array<std::optional<ObjectHierarchy>, kBvTypeCount> built;
   auto& h = built[static_cast<std::size_t>(bv)];
   if (!h) h = build_object_hierarchy(partner_mesh(), bv, {});
   return *h;
