@@ -232,6 +232,10 @@ BENCHMARK_TEMPLATE(BM_DopVertices_Enumeration, 26)
     ->MinTime(kMinTime)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVertices_QhullDual, 26)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVertices_Enumeration, 32)
+    ->MinTime(kMinTime)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_DopVertices_QhullDual, 32)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVolume_Duality, 6)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVolume_Qhull, 6)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_DopVolume_Duality, 14)->MinTime(kMinTime)->Unit(benchmark::kMillisecond);
