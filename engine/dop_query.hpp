@@ -138,12 +138,11 @@ template <int K>
 constexpr simd::SlabDirections<DopShape<K>::lanes> slab_directions() {
   simd::SlabDirections<DopShape<K>::lanes> d{};
   const auto dirs = DopShape<K>::directions();
-  const auto abs = [](int v) { return v < 0 ? -v : v; };  // std::abs is not constexpr in C++20
   for (int j = 0; j < DopShape<K>::slabs; ++j) {
     d.nx[j] = static_cast<float>(dirs[j].x);
     d.ny[j] = static_cast<float>(dirs[j].y);
     d.nz[j] = static_cast<float>(dirs[j].z);
-    d.l1[j] = static_cast<float>(abs(dirs[j].x) + abs(dirs[j].y) + abs(dirs[j].z));
+    d.l1[j] = static_cast<float>(l1_norm(dirs[j]));
   }
   return d;
 }
@@ -264,7 +263,7 @@ simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
   // Padding lanes stay zero (f{}): w = 0 and offset 0 against the DOP's [-inf, inf] never reject.
   for (int j = 0; j < Shape::slabs; ++j) {
     const double n[3] = {double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
-    const double n1 = std::fabs(n[0]) + std::fabs(n[1]) + std::fabs(n[2]);
+    const double n1 = l1_norm(dirs[j]);
     double w[3];
     for (int a = 0; a < 3; ++a) w[a] = (n[0] * inv[a] + n[1] * inv[3 + a]) + n[2] * inv[6 + a];
     f.wx[j] = static_cast<float>(w[0]);

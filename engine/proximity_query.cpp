@@ -243,7 +243,7 @@ class ProximityTraversal {
       for (int j = 0; j < Shape::slabs; ++j) {
         const Direction& n = dirs[j];
         shift_[j] = project(n, d[0], d[1], d[2]);
-        const double n1 = std::abs(n.x) + std::abs(n.y) + std::abs(n.z);
+        const double n1 = l1_norm(n);
         shift_margin_[j] = 0x1p-40 * n1 * (far + fly.vertex_extent + fly.corner_radius);
       }
     }

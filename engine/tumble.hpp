@@ -84,7 +84,7 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
   for_each_slab<K>([&](auto jc) {
     constexpr int j = decltype(jc)::value;
     constexpr Direction n = Shape::directions()[j];
-    constexpr double n1 = (n.x < 0 ? -n.x : n.x) + (n.y < 0 ? -n.y : n.y) + (n.z < 0 ? -n.z : n.z);
+    constexpr double n1 = l1_norm(n);
     // m_j = R^T n_j, c_j = n_j . t
     const double mx = project(n, r[0], r[3], r[6]);
     const double my = project(n, r[1], r[4], r[7]);

@@ -114,6 +114,12 @@ constexpr double norm(const Direction& n) {
   return std::sqrt(static_cast<double>(squared));
 }
 
+// |n|_1, the scale of every float bound on a projection onto n (at most 3 for every DopShape
+// direction). Constexpr, unlike std::abs in C++20.
+constexpr int l1_norm(const Direction& n) {
+  return (n.x < 0 ? -n.x : n.x) + (n.y < 0 ? -n.y : n.y) + (n.z < 0 ? -n.z : n.z);
+}
+
 // n . p in double for an integer direction with components in {-2, ..., 2}: the products are
 // exact (a sign, or a doubling), so only the additions round.
 inline double project(const Direction& n, double x, double y, double z) {

@@ -10,14 +10,14 @@ struct IntMatrix {
   int m[3][3];
 };
 
-inline int determinant(const IntMatrix& a) {
+constexpr int determinant(const IntMatrix& a) {
   return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]) -
          a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0]) +
          a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);
 }
 
 // Adjugate (transposed cofactors): a^-1 = adj / det.
-inline IntMatrix adjugate(const IntMatrix& a) {
+constexpr IntMatrix adjugate(const IntMatrix& a) {
   IntMatrix r{};
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
