@@ -281,8 +281,8 @@ simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
     }
     const double m =
         0x1p-20 * scale + 0x1p-44 * n1 * (reach + object_frame.radius) + 4 * kFloatUnderflowFloor;
-    f.off_lo[j] = float_below(o - m);
-    f.off_hi[j] = float_above(o + m);
+    f.off_lo[j] = float_below_fast(o - m);
+    f.off_hi[j] = float_above_fast(o + m);
   }
   return f;
 }
@@ -477,8 +477,8 @@ class DopTraversal {
   // corners stick out.
   void clip_to_sphere(float* out) const {
     for (int j = 0; j < Shape::slabs; ++j) {
-      out[j] = std::max(out[j], float_below(sphere_.lo[j]));
-      out[Shape::lanes + j] = std::min(out[Shape::lanes + j], float_above(sphere_.hi[j]));
+      out[j] = std::max(out[j], float_below_fast(sphere_.lo[j]));
+      out[Shape::lanes + j] = std::min(out[Shape::lanes + j], float_above_fast(sphere_.hi[j]));
     }
   }
 

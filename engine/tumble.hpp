@@ -101,7 +101,7 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
     const double m1 = std::fabs(mx) + std::fabs(my) + std::fabs(mz);
     const double rounding =
         16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max) + kFloatUnderflowFloor;
-    f.widen[j] = float_above(m1 * fly.vertex_error + rounding);
+    f.widen[j] = float_above_fast(m1 * fly.vertex_error + rounding);
     f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
     f.affine_c[j] = static_cast<float>(c);
   });
