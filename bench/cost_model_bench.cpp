@@ -363,23 +363,46 @@ void BM_Cu_TumbleVertices(benchmark::State& state, simd::Isa isa) {
       static_cast<double>(fly.vertex_first[nodes + 1] - fly.vertex_first[1]) / nodes;
 }
 
-// C_u, Zachmann's affine method (scalar code, the same on every ISA).
+// C_u, Zachmann's affine method: every non-root node's stored DOP re-aligned by the pose's cones
+// (simd/tumble_affine.hpp; one permute per pick on AVX-512, the scalar reference elsewhere).
 template <int K>
-void BM_Cu_TumbleAffine(benchmark::State& state) {
+void BM_Cu_TumbleAffine(benchmark::State& state, simd::Isa isa) {
+  constexpr int L = DopShape<K>::lanes;
   const FlyingDopTree<K>& fly = fly_tree<K>();
   static const std::vector<TumbleFrame<K>> frames = tumble_frames<K>(kTumblePoses);
-  const std::uint32_t nodes = fly.tree.topology.node_count();
-  alignas(64) float out[DopShape<K>::floats];
+  const auto table = simd::kernel_table<L>(isa);
+  const std::uint32_t nodes = fly.tree.topology.node_count() - 1;
+  std::vector<float> out(std::size_t{2} * L * nodes);
   for (auto _ : state) {
     for (const TumbleFrame<K>& frame : frames) {
-      for (std::uint32_t n = 1; n < nodes; ++n) {
-        tumble_node_affine(fly, frame, n, out);
-        benchmark::DoNotOptimize(out);
-        benchmark::ClobberMemory();
-      }
+      table.tumble_affine_many(frame.affine, fly.tree.node_bounds(1), nodes, out.data());
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
     }
   }
-  report_per_op(state, frames.size() * (nodes - 1));
+  report_per_op(state, frames.size() * nodes);
+}
+
+// The affine method's per-pose frame: a cone per slab direction and sign, through the normal
+// fan's cube map, and the widenings (engine/tumble.hpp, add_affine_frame).
+template <int K>
+void BM_Cu_AffineFrame(benchmark::State& state) {
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  static const std::vector<Pose> poses = flight_poses(256, 11);
+  static const std::vector<TumbleFrame<K>> frames = [] {
+    std::vector<TumbleFrame<K>> f;
+    for (const Pose& pose : poses) f.push_back(make_tumble_frame(fly_tree<K>(), pose));
+    return f;
+  }();
+  TumbleFrame<K> frame = frames[0];
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+      add_affine_frame(fly, poses[i], frame);
+      benchmark::DoNotOptimize(&frame);
+      benchmark::ClobberMemory();
+    }
+  }
+  report_per_op(state, poses.size());
 }
 
 // The exact root (hill-climbing over the root hull): cold (cube-map starts) and hot-started from
@@ -640,6 +663,8 @@ void register_k(simd::Isa isa) {
   benchmark::RegisterBenchmark(("BM_Cu_TumbleVertices" + suffix).c_str(), BM_Cu_TumbleVertices<K>,
                                isa)
       ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cu_TumbleAffine" + suffix).c_str(), BM_Cu_TumbleAffine<K>, isa)
+      ->MinTime(kMinTime);
   benchmark::RegisterBenchmark(("BM_Cp_TriangleDop" + suffix).c_str(), BM_Cp_TriangleDop<K>, isa)
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark(("BM_Cv_BoxDop" + suffix).c_str(), BM_Cv_BoxDop<K>, isa)
@@ -649,7 +674,7 @@ void register_k(simd::Isa isa) {
 template <int K>
 void register_scalar_k() {
   const std::string k = std::string("<") + std::to_string(K) + ">";
-  benchmark::RegisterBenchmark(("BM_Cu_TumbleAffine" + k).c_str(), BM_Cu_TumbleAffine<K>)
+  benchmark::RegisterBenchmark(("BM_Cu_AffineFrame" + k).c_str(), BM_Cu_AffineFrame<K>)
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark(("BM_Cu_TumbleRoot" + k + "/cold").c_str(), BM_Cu_TumbleRoot<K>,
                                false)

@@ -23,6 +23,7 @@
 #include "geometry/dop_normal_fan.hpp"
 #include "geometry/pose.hpp"
 #include "simd/arch.hpp"
+#include "simd/tumble_affine.hpp"
 #include "simd/tumble_vertices.hpp"
 
 namespace kdop {
@@ -34,42 +35,10 @@ struct TumbleFrame {
   std::array<double, Shape::slabs> m_x{}, m_y{}, m_z{}, c{};  // the same in double, for the root
   alignas(64) float widen[Shape::lanes];
   std::array<double, Shape::slabs> root_widen{};
-  // Affine method, per output slab j: hi_j = c_j + sum_k hi_w[j][k] node[hi_at[j][k]] + hi_pad[j]
-  // and lo_j = c_j - sum_k lo_w[j][k] node[lo_at[j][k]] - lo_pad[j], where node is the stored
-  // float DOP (lo lanes, then hi lanes) and the weights carry the sign of -lo offsets.
-  std::uint8_t hi_at[Shape::slabs][3], lo_at[Shape::slabs][3];
-  float hi_w[Shape::slabs][3], lo_w[Shape::slabs][3];
-  float affine_c[Shape::slabs], hi_pad[Shape::slabs], lo_pad[Shape::slabs];
+  // Affine method (simd/tumble_affine.hpp): per output slab, the node offsets picked, their
+  // weights, c_j and the widening; filled by add_affine_frame when the method is used.
+  simd::AffineFrame<Shape::lanes> affine;
 };
-
-// The affine frame's entries for world direction b (a signed slab direction): the cone of
-// u = R^T b in the generic DOP's normal fan, and the widening that covers every rounding:
-// weights rounded to float, the float sums and the final addition of the pad (10 units of 2^-24 of
-// sum |l| times the largest stored offset plus |c|), and apply_pose's double rounding (2^-50 (|n|_1
-// extent + |t|)).
-template <class Arch, int K>
-void affine_entry(const FlyingDopTree<K>& fly, const Pose& pose, const Vec3& b, double c,
-                  std::uint8_t at[3], float w[3], float& pad) {
-  constexpr int S = DopShape<K>::slabs, L = DopShape<K>::lanes;
-  const auto& r = pose.r;
-  const Vec3 u{r[0] * b.x + r[3] * b.y + r[6] * b.z, r[1] * b.x + r[4] * b.y + r[7] * b.z,
-               r[2] * b.x + r[5] * b.y + r[8] * b.z};
-  double l[3];
-  const FanCone& cone = containing_cone(normal_fan<K>(), u, l);
-  double l1 = 0;
-  for (int k = 0; k < 3; ++k) {
-    const int g = cone.g[k];
-    // off(+n_g) = hi_g at lane L + g; off(-n_g) = -lo_g at lane g - S, hence the sign.
-    at[k] = static_cast<std::uint8_t>(g < S ? L + g : g - S);
-    w[k] = static_cast<float>(g < S ? l[k] : -l[k]);
-    l1 += std::fabs(l[k]);
-  }
-  const double t_max =
-      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
-  const double b1 = std::fabs(b.x) + std::fabs(b.y) + std::fabs(b.z);
-  pad = float_above(10 * 0x1p-24 * (l1 * fly.bound_extent + std::fabs(c)) +
-                    0x1p-50 * (b1 * fly.bound_extent + b1 * t_max) + kFloatUnderflowFloor);
-}
 
 template <class Arch = simd::ScalarArch, int K>
 TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
@@ -103,7 +72,6 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
         16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max) + kFloatUnderflowFloor;
     f.widen[j] = float_above_fast(m1 * fly.vertex_error + rounding);
     f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
-    f.affine_c[j] = static_cast<float>(c);
   });
   // Padding lanes: a zero direction (the frame starts zeroed), widened to [-inf, inf].
   for (int j = Shape::slabs; j < Shape::lanes; ++j) {
@@ -112,16 +80,53 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
   return f;
 }
 
-// Fills the affine method's part of a frame (only when the method is used: it costs a cone
-// search per slab direction, about a microsecond per pose).
+// Fills the affine method's part of a frame (only when the method is used), from the frame's own
+// m_j = R^T n_j and c_j. For the world direction b = +n_j or -n_j, u = R^T b lies in a cone of
+// the generic DOP's normal fan, found through its cube map (geometry/dop_normal_fan.hpp), so
+// u = sum_k l_k g_k with l >= 0 and the node's support along u is at most sum_k l_k off(g_k).
+// The widening covers every rounding: the weights rounded to float, the float sums and the final
+// addition of the pad (10 units of 2^-24 of sum |l| times the largest stored offset plus |c|),
+// and apply_pose's double rounding (2^-50 |b|_1 (extent + |t|_max)). The cones are looked up one
+// by one; the widenings are computed after them, in one loop over the lanes.
 template <class Arch = simd::ScalarArch, int K>
 void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f) {
   constexpr auto dirs = DopShape<K>::directions();
-  for (int j = 0; j < DopShape<K>::slabs; ++j) {
-    const Vec3 n = to_vec3(dirs[j]);
-    const double c = n.x * pose.t[0] + n.y * pose.t[1] + n.z * pose.t[2];
-    affine_entry<Arch>(fly, pose, n, c, f.hi_at[j], f.hi_w[j], f.hi_pad[j]);
-    affine_entry<Arch>(fly, pose, Vec3{-n.x, -n.y, -n.z}, -c, f.lo_at[j], f.lo_w[j], f.lo_pad[j]);
+  constexpr int S = DopShape<K>::slabs, L = DopShape<K>::lanes;
+  const NormalFan& fan = normal_fan<K>();
+  simd::AffineFrame<L>& a = f.affine;
+  double l1[2][S];  // sum |l| of the hi and lo entries
+  auto entry = [&](const Vec3& u, std::int32_t(*at)[simd::AffineFrame<L>::padded],
+                   float(*w)[simd::AffineFrame<L>::padded], int j, double& sum) {
+    double l[3];
+    const FanCone& cone = find_cone(fan, u, l);
+    for (int k = 0; k < 3; ++k) {
+      const int g = cone.g[k];
+      // off(+n_g) = hi_g at lane L + g; off(-n_g) = -lo_g at lane g - S, hence the sign.
+      at[k][j] = g < S ? L + g : g - S;
+      w[k][j] = static_cast<float>(g < S ? l[k] : -l[k]);
+    }
+    sum = (l[0] + l[1]) + l[2];  // l >= 0
+  };
+  for (int j = 0; j < S; ++j) {
+    const Vec3 m{f.m_x[j], f.m_y[j], f.m_z[j]};
+    entry(m, a.hi_at, a.hi_w, j, l1[0][j]);
+    entry(Vec3{-m.x, -m.y, -m.z}, a.lo_at, a.lo_w, j, l1[1][j]);
+  }
+  const double t_max =
+      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
+  for (int j = 0; j < S; ++j) {
+    const double c = f.c[j];
+    const double rest = 10 * 0x1p-24 * std::fabs(c) +
+                        0x1p-50 * l1_norm(dirs[j]) * (fly.bound_extent + t_max) +
+                        kFloatUnderflowFloor;
+    a.c[j] = static_cast<float>(c);
+    a.hi_pad[j] = float_above_fast(10 * 0x1p-24 * l1[0][j] * fly.bound_extent + rest);
+    a.lo_pad[j] = float_above_fast(10 * 0x1p-24 * l1[1][j] * fly.bound_extent + rest);
+  }
+  // Padding lanes: weight 0 at index 0 (a real slab's finite offset), an infinite pad.
+  for (int j = S; j < L; ++j) {
+    a.hi_pad[j] = std::numeric_limits<float>::infinity();
+    a.lo_pad[j] = std::numeric_limits<float>::infinity();
   }
 }
 
@@ -129,23 +134,7 @@ void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame
 template <class Arch = simd::ScalarArch, int K>
 void tumble_node_affine(const FlyingDopTree<K>& fly, const TumbleFrame<K>& f, std::uint32_t node,
                         float* out) {
-  using Shape = DopShape<K>;
-  constexpr int L = Shape::lanes;
-  const float* b = fly.tree.node_bounds(node);
-  for (int j = 0; j < Shape::slabs; ++j) {
-    const float hi = ((f.hi_w[j][0] * b[f.hi_at[j][0]] + f.hi_w[j][1] * b[f.hi_at[j][1]]) +
-                      f.hi_w[j][2] * b[f.hi_at[j][2]]) +
-                     f.affine_c[j];
-    const float lo = ((f.lo_w[j][0] * b[f.lo_at[j][0]] + f.lo_w[j][1] * b[f.lo_at[j][1]]) +
-                      f.lo_w[j][2] * b[f.lo_at[j][2]]) -
-                     f.affine_c[j];
-    out[L + j] = hi + f.hi_pad[j];
-    out[j] = -(lo + f.lo_pad[j]);
-  }
-  for (int j = Shape::slabs; j < L; ++j) {
-    out[j] = -std::numeric_limits<float>::infinity();
-    out[L + j] = std::numeric_limits<float>::infinity();
-  }
+  simd::tumble_affine<Arch, DopShape<K>::lanes>(f.affine, fly.tree.node_bounds(node), out);
 }
 
 // Approximation method: out receives Lanes lo then Lanes hi floats.

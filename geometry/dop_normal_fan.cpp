@@ -17,6 +17,62 @@ Vec3 signed_direction(int g) {
   return {sign * d.x, sign * d.y, sign * d.z};
 }
 
+// The cube-map cell of direction u (not zero): the face of its largest component, then the
+// other two components over that one, each in [-1, 1], cut into cube_map_side parts.
+std::size_t cube_map_cell(const Vec3& u) {
+  constexpr int n = NormalFan::cube_map_side;
+  const double a[3] = {std::fabs(u.x), std::fabs(u.y), std::fabs(u.z)};
+  const double c[3] = {u.x, u.y, u.z};
+  const int axis = a[0] >= a[1] ? (a[0] >= a[2] ? 0 : 2) : (a[1] >= a[2] ? 1 : 2);
+  if (!(a[axis] > 0)) return 0;  // no direction: any cell's cones fail, and the search decides
+  const int face = 2 * axis + (c[axis] < 0 ? 1 : 0);
+  auto part = [&](double v) {
+    const int i = static_cast<int>((v / a[axis] + 1) * (0.5 * n));
+    return std::clamp(i, 0, n - 1);
+  };
+  const int p = part(c[(axis + 1) % 3]), q = part(c[(axis + 2) % 3]);
+  return (static_cast<std::size_t>(face) * n + static_cast<std::size_t>(p)) * n +
+         static_cast<std::size_t>(q);
+}
+
+// Each cell's cones, by containing_cone over a 9 x 9 grid of directions spanning the cell.
+void fill_cube_map(NormalFan& fan) {
+  constexpr int n = NormalFan::cube_map_side, grid = 9;
+  fan.cell_cones.assign(6 * n * n, {});
+  for (auto& cell : fan.cell_cones) cell.fill(NormalFan::no_cone);
+  for (int face = 0; face < 6; ++face) {
+    const int axis = face / 2;
+    const double sign = face % 2 == 0 ? 1.0 : -1.0;
+    for (int p = 0; p < n; ++p) {
+      for (int q = 0; q < n; ++q) {
+        std::vector<std::pair<int, std::uint16_t>> met;  // (times met, cone)
+        for (int i = 0; i < grid; ++i) {
+          for (int k = 0; k < grid; ++k) {
+            double c[3];
+            c[axis] = sign;
+            c[(axis + 1) % 3] = -1 + 2.0 * (p + i / (grid - 1.0)) / n;
+            c[(axis + 2) % 3] = -1 + 2.0 * (q + k / (grid - 1.0)) / n;
+            double l[3];
+            const auto cone = static_cast<std::uint16_t>(
+                &containing_cone(fan, Vec3{c[0], c[1], c[2]}, l) - fan.cones.data());
+            auto it = std::find_if(met.begin(), met.end(),
+                                   [&](const auto& m) { return m.second == cone; });
+            if (it == met.end()) {
+              met.emplace_back(1, cone);
+            } else {
+              ++it->first;
+            }
+          }
+        }
+        std::stable_sort(met.begin(), met.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        auto& cell = fan.cell_cones[(static_cast<std::size_t>(face) * n + p) * n + q];
+        for (std::size_t i = 0; i < met.size() && i < cell.size(); ++i) cell[i] = met[i].second;
+      }
+    }
+  }
+}
+
 template <int K>
 NormalFan build_fan() {
   constexpr int S = DopShape<K>::slabs;
@@ -65,6 +121,7 @@ NormalFan build_fan() {
     fan.vertices.push_back(v);
     fan.cone_first.push_back(static_cast<std::uint32_t>(fan.cones.size()));
   }
+  fill_cube_map(fan);
   return fan;
 }
 
@@ -110,6 +167,23 @@ const FanCone& containing_cone(const NormalFan& fan, const Vec3& u, double l[3])
     }
   }
   return *chosen;
+}
+
+const FanCone& find_cone(const NormalFan& fan, const Vec3& u, double l[3]) {
+  for (const std::uint16_t c : fan.cell_cones[cube_map_cell(u)]) {
+    if (c == NormalFan::no_cone) break;
+    const double* m = fan.cones[c].inverse;
+    const double l0 = m[0] * u.x + m[1] * u.y + m[2] * u.z;
+    const double l1 = m[3] * u.x + m[4] * u.y + m[5] * u.z;
+    const double l2 = m[6] * u.x + m[7] * u.y + m[8] * u.z;
+    if (l0 >= 0 && l1 >= 0 && l2 >= 0) {
+      l[0] = l0;
+      l[1] = l1;
+      l[2] = l2;
+      return fan.cones[c];
+    }
+  }
+  return containing_cone(fan, u, l);
 }
 
 }  // namespace kdop

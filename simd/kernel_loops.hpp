@@ -83,13 +83,22 @@ void box_dop_many(const BoxDopFrame<Lanes>& frame, const float* boxes, const flo
 }
 
 template <class Arch, int Lanes>
+void tumble_affine_many(const AffineFrame<Lanes>& frame, const float* nodes, std::size_t n,
+                        float* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    tumble_affine<Arch, Lanes>(frame, nodes + 2 * Lanes * i, out + 2 * Lanes * i);
+  }
+}
+
+template <class Arch, int Lanes>
 KernelTable<Lanes> make_kernel_table() {
   return {&slab_overlap_pairs<Arch, Lanes>,
           &tumble_nodes<Arch, Lanes>,
           &slab_overlap_wide8<Arch, Lanes>,
           &triangle_dop_many<Arch, Lanes>,
           &prefilter_many<Arch>,
-          &box_dop_many<Arch, Lanes>};
+          &box_dop_many<Arch, Lanes>,
+          &tumble_affine_many<Arch, Lanes>};
 }
 
 template <class Arch>

@@ -10,6 +10,7 @@
 #include "simd/isa.hpp"
 #include "simd/triangle_dop.hpp"
 #include "simd/triangle_prefilter.hpp"
+#include "simd/tumble_affine.hpp"
 #include "simd/tumble_vertices.hpp"
 
 namespace kdop::simd {
@@ -41,6 +42,9 @@ struct KernelTable {
   // boxes + 6 i), DOP i (2 * Lanes floats at dops + 2 Lanes i)).
   void (*box_dop_many)(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
                        std::size_t n, std::uint8_t* out);
+  // For node i (2 * Lanes floats at nodes + 2 Lanes i): tumble_affine into out + 2 Lanes i.
+  void (*tumble_affine_many)(const AffineFrame<Lanes>& frame, const float* nodes, std::size_t n,
+                             float* out);
 };
 
 // out[i] = boxes_separated (simd/box_separation.hpp) of box i, 15 doubles at boxes + 15 i

@@ -58,6 +58,57 @@ void check_k() {
   }
 }
 
+// find_cone (the cube map, then the search) returns a cone whose coefficients are >= 0 (up to
+// rounding) and reproduce the direction: at random directions of every scale, at every cell's
+// corners and centre (where a cell's cones meet), and along the signed slab directions.
+template <int K>
+void check_find_cone() {
+  const NormalFan& fan = normal_fan<K>();
+  constexpr int n = NormalFan::cube_map_side;
+  ASSERT_EQ(fan.cell_cones.size(), static_cast<std::size_t>(6 * n * n));
+  std::uint64_t rng = 90 + K;
+  std::vector<Vec3> directions;
+  for (int i = 0; i < 20000; ++i) {
+    const double scale = std::ldexp(1.0, static_cast<int>(next_uniform(rng) * 80) - 40);
+    directions.push_back({scale * (2 * next_uniform(rng) - 1), scale * (2 * next_uniform(rng) - 1),
+                          scale * (2 * next_uniform(rng) - 1)});
+  }
+  for (int face = 0; face < 6; ++face) {
+    for (int p = 0; p <= 2 * n; ++p) {
+      for (int q = 0; q <= 2 * n; ++q) {
+        double c[3];
+        c[face / 2] = face % 2 == 0 ? 1 : -1;
+        c[(face / 2 + 1) % 3] = -1 + p / double(n);
+        c[(face / 2 + 2) % 3] = -1 + q / double(n);
+        directions.push_back({c[0], c[1], c[2]});
+      }
+    }
+  }
+  for (int g = 0; g < 2 * DopShape<K>::slabs; ++g) directions.push_back(direction_of<K>(g));
+  for (const Vec3& u : directions) {
+    double l[3];
+    const FanCone& cone = find_cone(fan, u, l);
+    Vec3 sum{0, 0, 0};
+    const double size = std::fabs(u.x) + std::fabs(u.y) + std::fabs(u.z);
+    for (int k = 0; k < 3; ++k) {
+      ASSERT_GE(l[k], -1e-12 * size);
+      sum = sum + l[k] * direction_of<K>(cone.g[k]);
+    }
+    ASSERT_NEAR(sum.x, u.x, 1e-12 * size);
+    ASSERT_NEAR(sum.y, u.y, 1e-12 * size);
+    ASSERT_NEAR(sum.z, u.z, 1e-12 * size);
+  }
+}
+
+TEST(NormalFan, FindConeReproducesEveryDirection) {
+  check_find_cone<6>();
+  check_find_cone<8>();
+  check_find_cone<14>();
+  check_find_cone<18>();
+  check_find_cone<26>();
+  check_find_cone<32>();
+}
+
 TEST(NormalFan, ConesCoverEveryDirectionK6) {
   check_k<6>();
 }
