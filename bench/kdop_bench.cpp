@@ -35,7 +35,7 @@ struct Options {
   std::size_t max_poses = 0;       // every backend: at most this many poses per scene (0: all)
   std::vector<std::string> only;   // scene names to run (empty: every scene of the families)
   unsigned threads = 0;
-  std::string tumble = "vertices", descent = "larger", root = "auto";
+  std::string tumble = "auto", descent = "larger", root = "auto";
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (40 k-DOPs, 8 obb and rss)
   std::uint32_t env_leaf = 0;     // environment leaf size tau (0: 3 k-DOPs, 1 obb and rss)
   bool no_plates = false;
@@ -121,7 +121,9 @@ SceneResult run_scene(const GeneratedScene& scene, const std::string& mode_name,
     if (!root_method) throw std::invalid_argument("--root: unknown " + e.root);
     BatchConfig base;
     base.root = *root_method;
-    base.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
+    base.tumble = o.tumble == "affine"     ? TumbleMethod::affine
+                  : o.tumble == "vertices" ? TumbleMethod::vertices
+                                           : TumbleMethod::automatic;
     base.descent =
         o.descent == "larger" ? DescentRule::larger_first : DescentRule::environment_first;
     // The BV type's own defaults: split rule (Gottschalk's for obb and rss) and flying leaf size.
@@ -342,9 +344,10 @@ int main(int argc, char** argv) {
                  "Run only these scenes of the families, by name (e.g. spheres-20000-a0.03)");
   app.add_option("--threads", o.threads, "Threads of the parallel runs (0: all cores)")
       ->capture_default_str();
-  app.add_option("--tumble", o.tumble, "kdop: vertices or affine")
+  app.add_option("--tumble", o.tumble,
+                 "kdop: auto (inner nodes affine, leaves by vertices), vertices or affine")
       ->capture_default_str()
-      ->check(CLI::IsMember({"vertices", "affine"}));
+      ->check(CLI::IsMember({"auto", "vertices", "affine"}));
   app.add_option("--descent", o.descent, "kdop: environment or larger")
       ->capture_default_str()
       ->check(CLI::IsMember({"environment", "larger"}));

@@ -196,7 +196,10 @@ void small_round(const Options& o, std::uint64_t round, std::uint64_t& state, st
   config.mode = modes[pick(state, 3)];
   const unsigned threads[] = {1, 2, 3, 4, 8};
   config.threads = threads[pick(state, 5)];
-  config.tumble = pick(state, 2) == 0 ? TumbleMethod::vertices : TumbleMethod::affine;
+  const std::uint32_t tumble = pick(state, 3);
+  config.tumble = tumble == 0   ? TumbleMethod::vertices
+                  : tumble == 1 ? TumbleMethod::affine
+                                : TumbleMethod::automatic;
   config.descent = pick(state, 2) == 0 ? DescentRule::larger_first : DescentRule::environment_first;
   config.hot_start = pick(state, 2) == 0;
   const std::uint32_t blocks[] = {1, 7, 64};

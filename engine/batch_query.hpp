@@ -37,7 +37,7 @@ struct BatchConfig {
   BuildConfig environment = BuildConfig::environment_defaults();
   BuildConfig object = BuildConfig::object_defaults();
   QueryMode mode = QueryMode::first_contact;
-  TumbleMethod tumble = TumbleMethod::vertices;
+  TumbleMethod tumble = TumbleMethod::automatic;
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   RootMethod root = RootMethod::automatic;          // k-DOP objects (engine/query.hpp)
   bool hot_start = true;  // within a block: the previous pose's cut and witness first

@@ -19,7 +19,9 @@ std::optional<BvType> parse_bv_type(const std::string& name) {
 }
 
 const char* to_string(TumbleMethod method) {
-  return method == TumbleMethod::affine ? "affine" : "vertices";
+  return method == TumbleMethod::affine      ? "affine"
+         : method == TumbleMethod::automatic ? "auto"
+                                             : "vertices";
 }
 
 const char* to_string(RootMethod method) {

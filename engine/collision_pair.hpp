@@ -27,7 +27,7 @@ struct PairConfig {
   BuildConfig environment = BuildConfig::environment_defaults();
   BuildConfig object = BuildConfig::object_defaults();
   std::optional<simd::Isa> isa;  // default: simd::select_isa() (the best, or KDOP_ISA)
-  TumbleMethod tumble = TumbleMethod::vertices;
+  TumbleMethod tumble = TumbleMethod::automatic;
   DescentRule descent = DescentRule::larger_first;  // measured: docs/design-notes.md
   RootMethod root = RootMethod::automatic;          // k-DOP objects (engine/query.hpp)
 };

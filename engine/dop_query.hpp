@@ -69,6 +69,9 @@ struct DopQueryScratch {
   // The previous pose's extreme root-hull vertices, hill-climbing's starts (tumble_root).
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
+  // The previous pose's cones of the affine frame (indices into normal_fan<K>().cones, or
+  // NormalFan::no_cone), tried first by the next pose's (add_affine_frame).
+  std::array<std::uint16_t, 2 * DopShape<K>::slabs> cone_hints{};
   std::uint32_t epoch = 0;
   // The hierarchies of the previous pose: their addresses and root DOPs, what the carried state
   // names: the environment's shape (TreeTopology::shape_hash, which fixes its nodes and slots:
@@ -97,6 +100,7 @@ struct DopQueryScratch {
     frontier_valid = false;
     witness.valid = false;
     root_hints_valid = false;
+    cone_hints.fill(NormalFan::no_cone);
   }
 };
 
@@ -293,9 +297,11 @@ class DopTraversal {
   using Shape = DopShape<K>;
   static constexpr simd::SlabDirections<Shape::lanes> kSlabDirections = slab_directions<K>();
 
+  // `frame`'s affine part is filled by the first node that needs it (make_affine_frame); a shared
+  // traversal (split tasks) must get it filled.
   DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
-               const SphereSlabs<K>& sphere, const QueryOptions& options,
-               const TumbleFrame<K>& frame, const ObjectFrame& object_frame,
+               const SphereSlabs<K>& sphere, const QueryOptions& options, TumbleFrame<K>& frame,
+               bool affine_ready, const ObjectFrame& object_frame,
                const simd::BoxDopFrame<DopShape<K>::lanes>& box_frame, DopQueryScratch<K>& s,
                bool shared)
       : env_(env),
@@ -304,6 +310,7 @@ class DopTraversal {
         sphere_(sphere),
         options_(options),
         frame_(frame),
+        affine_ready_(affine_ready),
         object_frame_(object_frame),
         box_frame_(box_frame),
         s_(s),
@@ -312,6 +319,17 @@ class DopTraversal {
     // The moved corners' arrays, looked up once per query rather than per slot.
     for (int a = 0; a < LeafTriangles::array_count; ++a) moved_[a] = s.moved.mutable_array(a);
   }
+
+  // The affine frame (cones per slab and sign, widenings), made once per pose by the first node
+  // that needs it: a pose whose tumbles are all leaves or the root pays nothing for it. Its cones
+  // start from the previous pose's of the chain (s_.cone_hints). Only the single traversal makes
+  // it: a split query makes it before sharing the traversal (query_dop).
+  void make_affine_frame() const {
+    if (affine_ready_) return;
+    add_affine_frame<Arch>(fly_, pose_, frame_, s_.cone_hints.data());
+    affine_ready_ = true;
+  }
+  bool affine_ready() const { return affine_ready_; }
 
   // Traverses from stack[0, size) into `result` (its counters and pairs add up); stops at the
   // budget of node pairs (paused) or, in first_contact mode, at the first contact.
@@ -438,7 +456,9 @@ class DopTraversal {
       ++result.stats.n_u;
       if (f == 0) {
         tumble_flying_root(out);
-      } else if (options_.tumble == TumbleMethod::affine) {
+      } else if (options_.tumble == TumbleMethod::affine ||
+                 (options_.tumble == TumbleMethod::automatic && !fly_.tree.topology.is_leaf(f))) {
+        make_affine_frame();
         tumble_node_affine<Arch>(fly_, frame_, f, out);
       } else {
         tumble_node<Arch>(fly_, frame_, f, out);
@@ -547,7 +567,8 @@ class DopTraversal {
   const Pose& pose_;
   const SphereSlabs<K>& sphere_;
   const QueryOptions& options_;
-  const TumbleFrame<K>& frame_;
+  TumbleFrame<K>& frame_;
+  mutable bool affine_ready_;  // frame_.affine is filled
   const ObjectFrame& object_frame_;
   const simd::BoxDopFrame<DopShape<K>::lanes>& box_frame_;
   DopQueryScratch<K>& s_;
@@ -633,7 +654,6 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
     return;
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
-  if (options.tumble == TumbleMethod::affine) add_affine_frame<Arch>(fly, pose, frame);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
   // (The 8-DOP's nodes hold no box, so it has no box test.)
   const simd::BoxDopFrame<DopShape<K>::lanes> box_frame =
@@ -653,14 +673,16 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   s.next_frontier_size = 0;
   const std::uint64_t budget =
       options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
-  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, object_frame, box_frame, s,
-                               false);
+  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, false, object_frame,
+                               box_frame, s, false);
   const TraversalEnd end =
       single.run(s.stack.data(), size, budget, result, options.hot_start, &s.keys);
   if (end == TraversalEnd::paused) {
     s.prepare_task_keys();
-    DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, object_frame, box_frame, s,
-                                 true);
+    // Tasks share the frame and never write it: its affine part is made now if a method uses it.
+    if (options.tumble != TumbleMethod::vertices) single.make_affine_frame();
+    DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, single.affine_ready(),
+                                 object_frame, box_frame, s, true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);

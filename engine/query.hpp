@@ -15,8 +15,10 @@ enum class QueryMode {
 
 // How flying nodes other than the root are re-aligned to the environment's directions.
 enum class TumbleMethod {
-  vertices,  // Klosowski et al. 1998, section 4.1, method II: transform the stored DOP vertices
-  affine,    // Zachmann 1998, section 4.1: each offset from 3 stored offsets (normal fan cones)
+  vertices,   // Klosowski et al. 1998, section 4.1, method II: transform the stored DOP vertices
+  affine,     // Zachmann 1998, section 4.1: each offset from 3 stored offsets (normal fan cones)
+  automatic,  // inner nodes by the affine method, leaves by their vertices (measured:
+              // docs/design-notes.md, "The affine tumble for inner nodes")
 };
 
 // How the flying root's DOP is found at each pose (engine/tumble.hpp).
@@ -35,7 +37,7 @@ enum class DescentRule {
 
 struct QueryOptions {
   QueryMode mode = QueryMode::first_contact;
-  TumbleMethod tumble = TumbleMethod::vertices;
+  TumbleMethod tumble = TumbleMethod::automatic;
   DescentRule descent = DescentRule::larger_first;
   // Start from the previous pose's cut of the environment hierarchy (same scratch, consecutive
   // poses of a path), and in first_contact mode test the previous pose's witness first; exact

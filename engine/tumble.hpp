@@ -88,17 +88,25 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
 // addition of the pad (10 units of 2^-24 of sum |l| times the largest stored offset plus |c|),
 // and apply_pose's double rounding (2^-50 |b|_1 (extent + |t|_max)). The cones are looked up one
 // by one; the widenings are computed after them, in one loop over the lanes.
+// `hints` (2 k/2 cone indices, hi then lo per slab, or NormalFan::no_cone), if given, are tried
+// first and receive this pose's cones: along a path the cones change rarely. Any cone holding u
+// gives a valid bound, so the hints change at most which of two cones a boundary direction takes.
 template <class Arch = simd::ScalarArch, int K>
-void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f) {
+void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f,
+                      std::uint16_t* hints = nullptr) {
   constexpr auto dirs = DopShape<K>::directions();
   constexpr int S = DopShape<K>::slabs, L = DopShape<K>::lanes;
   const NormalFan& fan = normal_fan<K>();
   simd::AffineFrame<L>& a = f.affine;
   double l1[2][S];  // sum |l| of the hi and lo entries
   auto entry = [&](const Vec3& u, std::int32_t(*at)[simd::AffineFrame<L>::padded],
-                   float(*w)[simd::AffineFrame<L>::padded], int j, double& sum) {
+                   float(*w)[simd::AffineFrame<L>::padded], int j, double& sum, int h) {
     double l[3];
-    const FanCone& cone = find_cone(fan, u, l);
+    const bool hinted =
+        hints != nullptr && hints[h] != NormalFan::no_cone && cone_holds(fan.cones[hints[h]], u, l);
+    const FanCone* found = hinted ? &fan.cones[hints[h]] : &find_cone(fan, u, l);
+    if (hints != nullptr) hints[h] = static_cast<std::uint16_t>(found - fan.cones.data());
+    const FanCone& cone = *found;
     for (int k = 0; k < 3; ++k) {
       const int g = cone.g[k];
       // off(+n_g) = hi_g at lane L + g; off(-n_g) = -lo_g at lane g - S, hence the sign.
@@ -109,8 +117,8 @@ void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame
   };
   for (int j = 0; j < S; ++j) {
     const Vec3 m{f.m_x[j], f.m_y[j], f.m_z[j]};
-    entry(m, a.hi_at, a.hi_w, j, l1[0][j]);
-    entry(Vec3{-m.x, -m.y, -m.z}, a.lo_at, a.lo_w, j, l1[1][j]);
+    entry(m, a.hi_at, a.hi_w, j, l1[0][j], 2 * j);
+    entry(Vec3{-m.x, -m.y, -m.z}, a.lo_at, a.lo_w, j, l1[1][j], 2 * j + 1);
   }
   const double t_max =
       std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));

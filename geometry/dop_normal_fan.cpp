@@ -172,16 +172,7 @@ const FanCone& containing_cone(const NormalFan& fan, const Vec3& u, double l[3])
 const FanCone& find_cone(const NormalFan& fan, const Vec3& u, double l[3]) {
   for (const std::uint16_t c : fan.cell_cones[cube_map_cell(u)]) {
     if (c == NormalFan::no_cone) break;
-    const double* m = fan.cones[c].inverse;
-    const double l0 = m[0] * u.x + m[1] * u.y + m[2] * u.z;
-    const double l1 = m[3] * u.x + m[4] * u.y + m[5] * u.z;
-    const double l2 = m[6] * u.x + m[7] * u.y + m[8] * u.z;
-    if (l0 >= 0 && l1 >= 0 && l2 >= 0) {
-      l[0] = l0;
-      l[1] = l1;
-      l[2] = l2;
-      return fan.cones[c];
-    }
+    if (cone_holds(fan.cones[c], u, l)) return fan.cones[c];
   }
   return containing_cone(fan, u, l);
 }

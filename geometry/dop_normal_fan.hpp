@@ -49,6 +49,15 @@ extern template const NormalFan& normal_fan<32>();
 // receives the coefficients.
 const FanCone& containing_cone(const NormalFan& fan, const Vec3& u, double l[3]);
 
+// Whether `cone` holds u: its coefficients l (written either way) are all >= 0 as computed.
+inline bool cone_holds(const FanCone& cone, const Vec3& u, double l[3]) {
+  const double* m = cone.inverse;
+  l[0] = m[0] * u.x + m[1] * u.y + m[2] * u.z;
+  l[1] = m[3] * u.x + m[4] * u.y + m[5] * u.z;
+  l[2] = m[6] * u.x + m[7] * u.y + m[8] * u.z;
+  return l[0] >= 0 && l[1] >= 0 && l[2] >= 0;
+}
+
 // A cone containing u (every coefficient l >= 0 as computed), found through the cube map: the
 // first of u's cell's cones that contains it, else containing_cone's search (a cell's cones are
 // found by sampling it, so a sliver may be missed). Any cone containing u bounds the support

@@ -18,7 +18,7 @@ struct BuildOptions {
   bool all_directions = false;
   std::uint32_t env_leaf = 0;     // 0: the BV type's default (engine/bv_type.hpp)
   std::uint32_t object_leaf = 0;  // 0: the BV type's default (engine/bv_type.hpp)
-  std::string tumble = "vertices";
+  std::string tumble = "auto";
   std::string descent = "larger";
   std::string root = "auto";
   std::string max_memory;  // --max-memory: bytes with an optional K/M/G suffix; empty: available

@@ -54,8 +54,9 @@ inline void add_build_options(CLI::App& command, BuildOptions& o, OptionSet set 
       ->check(CLI::Range(1u, 1000000u));
   command
       .add_option("--tumble", o.tumble,
-                  "Re-aligning flying nodes: vertices (transform the DOP's vertices) or affine "
-                  "(Zachmann: 3 multiply-adds per plane)")
+                  "Re-aligning flying nodes: auto (inner nodes affine, leaves by vertices), "
+                  "vertices (transform the DOP's vertices) or affine (Zachmann: 3 multiply-adds "
+                  "per plane)")
       ->capture_default_str();
   command
       .add_option("--descent", o.descent,
@@ -144,10 +145,12 @@ inline PairConfig make_pair_config(const BuildOptions& o) {
         " needs a volume rule (--rule min-sum, min-max or surface-area), not " +
         (o.rule.empty() ? std::string("the default rule") : to_string(*rule)));
   }
-  if (o.tumble != "vertices" && o.tumble != "affine") {
-    throw InputError("--tumble: expected vertices or affine, got '" + o.tumble + "'");
+  if (o.tumble != "vertices" && o.tumble != "affine" && o.tumble != "auto") {
+    throw InputError("--tumble: expected auto, vertices or affine, got '" + o.tumble + "'");
   }
-  c.tumble = o.tumble == "affine" ? TumbleMethod::affine : TumbleMethod::vertices;
+  c.tumble = o.tumble == "affine"     ? TumbleMethod::affine
+             : o.tumble == "vertices" ? TumbleMethod::vertices
+                                      : TumbleMethod::automatic;
   if (o.descent != "environment" && o.descent != "larger") {
     throw InputError("--descent: expected environment or larger, got '" + o.descent + "'");
   }

@@ -183,6 +183,12 @@ std::vector<Variant> variants() {
     for (std::size_t i = 0; i + 1 < isas.size(); ++i)
       v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas[i]});
     v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::affine});
+    // The default: inner nodes affine (a frame made lazily, cones hinted along the chain), leaves
+    // by their vertices; on every ISA for one type (the affine kernel differs per ISA).
+    for (std::size_t i = 0; i < isas.size(); ++i) {
+      if (i + 1 == isas.size() || bv == BvType::kdop32)
+        v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas[i], TumbleMethod::automatic});
+    }
     for (RootMethod root : {RootMethod::exact, RootMethod::vertices}) {
       v.push_back({bv, SplitRule::splatter, SplitPoint::mean, isas.back(), TumbleMethod::vertices,
                    false, DescentRule::larger_first, root});

@@ -8,6 +8,20 @@
 namespace kdop {
 namespace {
 
+// Each node's slots: [first[n], first[n] + count[n]) (a node's slots follow its left child's).
+struct NodeSlots {
+  std::vector<std::uint32_t> first, count;
+};
+NodeSlots node_slots(const TreeTopology& topo) {
+  NodeSlots r{std::vector<std::uint32_t>(topo.node_count()),
+              std::vector<std::uint32_t>(topo.node_count())};
+  for (std::uint32_t i = topo.node_count(); i-- > 0;) {
+    r.first[i] = topo.is_leaf(i) ? topo.child_or_first[i] : r.first[i + 1];
+    r.count[i] = topo.is_leaf(i) ? topo.leaf_count[i] : r.count[i + 1] + r.count[topo.right(i)];
+  }
+  return r;
+}
+
 // Every tumbled node DOP contains its triangles transformed by apply_pose; the hill-climbed
 // root equals the exact DOP of the transformed hull vertices (same formula, brute force).
 template <int K>
@@ -20,11 +34,8 @@ void check_k() {
   const FlyingDopTree<K> fly =
       build_flying_dop_tree<K>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, 8});
   const TreeTopology& topo = fly.tree.topology;
-  std::vector<std::uint32_t> first(topo.node_count()), count(topo.node_count());
-  for (std::uint32_t i = topo.node_count(); i-- > 0;) {
-    first[i] = topo.is_leaf(i) ? topo.child_or_first[i] : first[i + 1];
-    count[i] = topo.is_leaf(i) ? topo.leaf_count[i] : count[i + 1] + count[topo.right(i)];
-  }
+  const NodeSlots slots = node_slots(topo);
+  const std::vector<std::uint32_t>&first = slots.first, &count = slots.count;
   std::vector<float> out(Shape::floats);
   for (int p = 0; p < 25; ++p) {
     const Pose pose = p == 0 ? Pose{} : test::random_pose(rng, {-1e3, -1e3, -1e3}, {1e3, 1e3, 1e3});
@@ -82,6 +93,65 @@ TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactK32) {
 }
 TEST(Tumble, BothMethodsContainTransformedTrianglesAndRootIsExactDop8) {
   check_k<8>();
+}
+
+// The affine frame along a path, each pose's cones hinted by the previous pose's (as a batch's
+// chain does): every re-aligned node still contains its transformed triangles, every hint is a
+// cone holding its direction, and along small turns most cones carry over from pose to pose.
+template <int K>
+void check_hinted_path() {
+  using Shape = DopShape<K>;
+  const Mesh m = make_torus({1, 2, -1}, 1, 0.3, 24, 12, 0.2);
+  const FlyingDopTree<K> fly =
+      build_flying_dop_tree<K>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, 8});
+  const TreeTopology& topo = fly.tree.topology;
+  const NodeSlots slots = node_slots(topo);
+  std::array<std::uint16_t, 2 * Shape::slabs> hints;
+  hints.fill(NormalFan::no_cone);
+  std::vector<float> out(Shape::floats);
+  int kept = 0, entries = 0;
+  for (int p = 0; p < 120; ++p) {
+    const double a = 0.013 * p;
+    const Pose pose =
+        pose_from_quaternion(0.1 * p, -0.05 * p, 3, std::cos(a / 2), 0.48 * std::sin(a / 2),
+                             0.6 * std::sin(a / 2), 0.64 * std::sin(a / 2));
+    const auto before = hints;
+    TumbleFrame<K> frame = make_tumble_frame(fly, pose);
+    add_affine_frame(fly, pose, frame, hints.data());
+    for (int j = 0; j < Shape::slabs; ++j) {
+      const Vec3 u{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
+      double l[3];
+      ASSERT_NE(hints[2 * j], NormalFan::no_cone);
+      ASSERT_TRUE(cone_holds(normal_fan<K>().cones[hints[2 * j]], u, l)) << "pose " << p;
+      ASSERT_TRUE(cone_holds(normal_fan<K>().cones[hints[2 * j + 1]], Vec3{-u.x, -u.y, -u.z}, l))
+          << "pose " << p;
+    }
+    if (p > 0) {
+      for (std::size_t h = 0; h < hints.size(); ++h) kept += hints[h] == before[h];
+      entries += static_cast<int>(hints.size());
+    }
+    for (std::uint32_t n = 1; n < topo.node_count(); ++n) {
+      tumble_node_affine(fly, frame, n, out.data());
+      for (std::uint32_t s = slots.first[n]; s < slots.first[n] + slots.count[n]; ++s) {
+        const Triangle t = fly.tree.triangles.triangle(s);
+        for (const Vec3& corner : {t.p0, t.p1, t.p2}) {
+          const Vec3 q = apply_pose(pose, corner);
+          ASSERT_TRUE(test::dop_contains<K>(out.data(), q.x, q.y, q.z))
+              << "pose " << p << " node " << n;
+        }
+      }
+    }
+  }
+  EXPECT_GT(kept, entries * 8 / 10);
+}
+
+TEST(Tumble, AffineFrameWithHintsAlongAPath) {
+  check_hinted_path<6>();
+  check_hinted_path<8>();
+  check_hinted_path<14>();
+  check_hinted_path<18>();
+  check_hinted_path<26>();
+  check_hinted_path<32>();
 }
 
 TEST(Tumble, AffineIsExactForBoxes) {
