@@ -251,14 +251,19 @@ const simd::PrefilterTriangle& uncached_key(UncachedKey& k, const ObjectFrame& f
 }
 
 // The moved corners of flying slots, in the leaf triangles' layout (x of corner c in array c, y
-// in 3 + c, z in 6 + c), computed by apply_pose once per slot and pose: the exact test's input.
+// in 3 + c, z in 6 + c), once per slot and pose: the exact test's input. apply_pose's arithmetic
+// written out (the same operations in the same order, and no contraction into FMAs anywhere:
+// -ffp-contract=off), so the same doubles as apply_pose and the oracle; inline, where three calls
+// to apply_pose (compiled once, out of line) took a tenth of the torus flight's exact tests.
+// Tested against apply_pose bit for bit (tests/engine/leaf_test_test.cpp).
 template <class Arch>
 void move_slot(const Pose& pose, const LeafTriangles& t, std::uint32_t fs, double* const* moved) {
+  const auto& r = pose.r;
   for (int c = 0; c < 3; ++c) {
-    const Vec3 q = apply_pose(pose, Vec3{t.x(c)[fs], t.y(c)[fs], t.z(c)[fs]});
-    moved[c][fs] = q.x;
-    moved[3 + c][fs] = q.y;
-    moved[6 + c][fs] = q.z;
+    const double x = t.x(c)[fs], y = t.y(c)[fs], z = t.z(c)[fs];
+    moved[c][fs] = ((r[0] * x + r[1] * y) + r[2] * z) + pose.t[0];
+    moved[3 + c][fs] = ((r[3] * x + r[4] * y) + r[5] * z) + pose.t[1];
+    moved[6 + c][fs] = ((r[6] * x + r[7] * y) + r[8] * z) + pose.t[2];
   }
 }
 

@@ -3,6 +3,7 @@
 // from the corners kept for it), or through the uncached path of split tasks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -16,6 +17,44 @@ namespace {
 
 bool same_key(const simd::PrefilterTriangle& a, const simd::PrefilterTriangle& b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// move_slot writes apply_pose's arithmetic out inline: the exact test's coordinates must be
+// apply_pose's (the oracle's) bit for bit, at every scale.
+TEST(LeafKey, MovedSlotsAreApplyPoseBitForBit) {
+  std::uint64_t rng = 31;
+  Mesh mesh;
+  for (int i = 0; i < 200; ++i) {
+    const double scale = std::ldexp(1.0, static_cast<int>(next_uniform(rng) * 60) - 30);
+    std::uint32_t v[3];
+    for (std::uint32_t& corner : v) {
+      corner =
+          mesh.add_vertex(scale * (next_uniform(rng) * 2 - 1), scale * (next_uniform(rng) * 2 - 1),
+                          scale * (next_uniform(rng) * 2 - 1));
+    }
+    mesh.add_triangle(v[0], v[1], v[2]);
+  }
+  std::vector<std::uint32_t> order(mesh.triangle_count());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  const LeafTriangles tris = gather_leaf_triangles(mesh, order);
+  StaggeredArrays<double> moved;
+  moved.assign(LeafTriangles::array_count, tris.size(), 0, 0.0);
+  double* out[LeafTriangles::array_count];
+  for (int a = 0; a < LeafTriangles::array_count; ++a) out[a] = moved.mutable_array(a);
+  for (int p = 0; p < 20; ++p) {
+    const Pose pose = random_pose(rng, {-1e4, -1e4, -1e4}, {1e4, 1e4, 1e4});
+    for (std::uint32_t s = 0; s < tris.size(); ++s) {
+      move_slot<simd::ScalarArch>(pose, tris, s, out);
+      const Triangle t = tris.triangle(s);
+      const Vec3 c[3] = {apply_pose(pose, t.p0), apply_pose(pose, t.p1), apply_pose(pose, t.p2)};
+      for (int k = 0; k < 3; ++k) {
+        const double expected[3] = {c[k].x, c[k].y, c[k].z};
+        const double actual[3] = {out[k][s], out[3 + k][s], out[6 + k][s]};
+        ASSERT_EQ(std::memcmp(expected, actual, sizeof expected), 0)
+            << "pose " << p << " slot " << s;
+      }
+    }
+  }
 }
 
 TEST(LeafKey, CachedAndUncachedKeysEqualTheWholeKey) {
