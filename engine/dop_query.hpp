@@ -69,9 +69,10 @@ struct DopQueryScratch {
   // The previous pose's extreme root-hull vertices, hill-climbing's starts (tumble_root).
   std::array<std::uint32_t, 2 * DopShape<K>::slabs> root_hints{};
   bool root_hints_valid = false;
-  // The previous pose's cones of the affine frame (indices into normal_fan<K>().cones, or
-  // NormalFan::no_cone), tried first by the next pose's (add_affine_frame).
-  std::array<std::uint16_t, 2 * DopShape<K>::slabs> cone_hints{};
+  // The previous pose's cones of the affine frame, one per slab (indices into
+  // normal_fan<K>().cones, or NormalFan::no_cone), tried first by the next pose's
+  // (add_affine_frame).
+  std::array<std::uint16_t, DopShape<K>::slabs> cone_hints{};
   std::uint32_t epoch = 0;
   // The hierarchies of the previous pose: their addresses and root DOPs, what the carried state
   // names: the environment's shape (TreeTopology::shape_hash, which fixes its nodes and slots:

@@ -81,16 +81,18 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
 }
 
 // Fills the affine method's part of a frame (only when the method is used), from the frame's own
-// m_j = R^T n_j and c_j. For the world direction b = +n_j or -n_j, u = R^T b lies in a cone of
-// the generic DOP's normal fan, found through its cube map (geometry/dop_normal_fan.hpp), so
-// u = sum_k l_k g_k with l >= 0 and the node's support along u is at most sum_k l_k off(g_k).
+// m_j = R^T n_j and c_j. The direction u = m_j lies in a cone of the generic DOP's normal fan,
+// found through its cube map (geometry/dop_normal_fan.hpp), so u = sum_k l_k g_k with l >= 0 and
+// the node's support along n_j in the world is at most sum_k l_k off(g_k) + c_j. The generic DOP
+// is symmetric about its centre, so -u lies in the negated cone with the same l: the lower
+// offset comes from the same cone, each g_k replaced by -g_k (hi_g and -lo_g swap places).
 // The widening covers every rounding: the weights rounded to float, the float sums and the final
 // addition of the pad (10 units of 2^-24 of sum |l| times the largest stored offset plus |c|),
-// and apply_pose's double rounding (2^-50 |b|_1 (extent + |t|_max)). The cones are looked up one
-// by one; the widenings are computed after them, in one loop over the lanes.
-// `hints` (2 k/2 cone indices, hi then lo per slab, or NormalFan::no_cone), if given, are tried
-// first and receive this pose's cones: along a path the cones change rarely. Any cone holding u
-// gives a valid bound, so the hints change at most which of two cones a boundary direction takes.
+// and apply_pose's double rounding (2^-50 |n_j|_1 (extent + |t|_max)). The cones are looked up
+// one by one; the widenings are computed after them, in one loop over the lanes.
+// `hints` (k/2 cone indices, or NormalFan::no_cone), if given, are tried first and receive this
+// pose's cones: along a path the cones change rarely. Any cone holding u gives a valid bound, so
+// the hints change at most which of two cones a boundary direction takes.
 template <class Arch = simd::ScalarArch, int K>
 void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f,
                       std::uint16_t* hints = nullptr) {
@@ -98,38 +100,35 @@ void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame
   constexpr int S = DopShape<K>::slabs, L = DopShape<K>::lanes;
   const NormalFan& fan = normal_fan<K>();
   simd::AffineFrame<L>& a = f.affine;
-  double l1[2][S];  // sum |l| of the hi and lo entries
-  auto entry = [&](const Vec3& u, std::int32_t(*at)[simd::AffineFrame<L>::padded],
-                   float(*w)[simd::AffineFrame<L>::padded], int j, double& sum, int h) {
+  double l1[S];  // sum of the cone's l
+  for (int j = 0; j < S; ++j) {
+    const Vec3 u{f.m_x[j], f.m_y[j], f.m_z[j]};
     double l[3];
     const bool hinted =
-        hints != nullptr && hints[h] != NormalFan::no_cone && cone_holds(fan.cones[hints[h]], u, l);
-    const FanCone* found = hinted ? &fan.cones[hints[h]] : &find_cone(fan, u, l);
-    if (hints != nullptr) hints[h] = static_cast<std::uint16_t>(found - fan.cones.data());
-    const FanCone& cone = *found;
+        hints != nullptr && hints[j] != NormalFan::no_cone && cone_holds(fan.cones[hints[j]], u, l);
+    const FanCone& cone = hinted ? fan.cones[hints[j]] : find_cone(fan, u, l);
+    if (hints != nullptr) hints[j] = static_cast<std::uint16_t>(&cone - fan.cones.data());
     for (int k = 0; k < 3; ++k) {
       const int g = cone.g[k];
-      // off(+n_g) = hi_g at lane L + g; off(-n_g) = -lo_g at lane g - S, hence the sign.
-      at[k][j] = g < S ? L + g : g - S;
-      w[k][j] = static_cast<float>(g < S ? l[k] : -l[k]);
+      const auto weight = static_cast<float>(l[k]);
+      // off(+n_g) = hi_g at lane L + g; off(-n_g) = -lo_g at lane g - S, hence the signs. The
+      // lower offset takes -g: +n_g becomes -n_g (lane g), -n_g becomes +n_g (lane L + g - S).
+      a.hi_at[k][j] = g < S ? L + g : g - S;
+      a.hi_w[k][j] = g < S ? weight : -weight;
+      a.lo_at[k][j] = g < S ? g : L + g - S;
+      a.lo_w[k][j] = g < S ? -weight : weight;
     }
-    sum = (l[0] + l[1]) + l[2];  // l >= 0
-  };
-  for (int j = 0; j < S; ++j) {
-    const Vec3 m{f.m_x[j], f.m_y[j], f.m_z[j]};
-    entry(m, a.hi_at, a.hi_w, j, l1[0][j], 2 * j);
-    entry(Vec3{-m.x, -m.y, -m.z}, a.lo_at, a.lo_w, j, l1[1][j], 2 * j + 1);
+    l1[j] = (l[0] + l[1]) + l[2];  // l >= 0
   }
   const double t_max =
       std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
   for (int j = 0; j < S; ++j) {
     const double c = f.c[j];
-    const double rest = 10 * 0x1p-24 * std::fabs(c) +
-                        0x1p-50 * l1_norm(dirs[j]) * (fly.bound_extent + t_max) +
-                        kFloatUnderflowFloor;
+    const double pad = 10 * 0x1p-24 * (l1[j] * fly.bound_extent + std::fabs(c)) +
+                       0x1p-50 * l1_norm(dirs[j]) * (fly.bound_extent + t_max) +
+                       kFloatUnderflowFloor;
     a.c[j] = static_cast<float>(c);
-    a.hi_pad[j] = float_above_fast(10 * 0x1p-24 * l1[0][j] * fly.bound_extent + rest);
-    a.lo_pad[j] = float_above_fast(10 * 0x1p-24 * l1[1][j] * fly.bound_extent + rest);
+    a.hi_pad[j] = a.lo_pad[j] = float_above_fast(pad);
   }
   // Padding lanes: weight 0 at index 0 (a real slab's finite offset), an infinite pad.
   for (int j = S; j < L; ++j) {

@@ -106,7 +106,7 @@ void check_hinted_path() {
       build_flying_dop_tree<K>(m, BuildConfig{SplitRule::splatter, SplitPoint::mean, 8});
   const TreeTopology& topo = fly.tree.topology;
   const NodeSlots slots = node_slots(topo);
-  std::array<std::uint16_t, 2 * Shape::slabs> hints;
+  std::array<std::uint16_t, Shape::slabs> hints;
   hints.fill(NormalFan::no_cone);
   std::vector<float> out(Shape::floats);
   int kept = 0, entries = 0;
@@ -121,10 +121,8 @@ void check_hinted_path() {
     for (int j = 0; j < Shape::slabs; ++j) {
       const Vec3 u{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
       double l[3];
-      ASSERT_NE(hints[2 * j], NormalFan::no_cone);
-      ASSERT_TRUE(cone_holds(normal_fan<K>().cones[hints[2 * j]], u, l)) << "pose " << p;
-      ASSERT_TRUE(cone_holds(normal_fan<K>().cones[hints[2 * j + 1]], Vec3{-u.x, -u.y, -u.z}, l))
-          << "pose " << p;
+      ASSERT_NE(hints[j], NormalFan::no_cone);
+      ASSERT_TRUE(cone_holds(normal_fan<K>().cones[hints[j]], u, l)) << "pose " << p;
     }
     if (p > 0) {
       for (std::size_t h = 0; h < hints.size(); ++h) kept += hints[h] == before[h];
