@@ -266,11 +266,14 @@ simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
   const double* inv = object_frame.inv;
   const double reach = m_env + object_frame.t_max;
   // Padding lanes stay zero (f{}): w = 0 and offset 0 against the DOP's [-inf, inf] never reject.
-  for (int j = 0; j < Shape::slabs; ++j) {
-    const double n[3] = {double(dirs[j].x), double(dirs[j].y), double(dirs[j].z)};
-    const double n1 = l1_norm(dirs[j]);
+  // Unrolled over the slabs with n_j a constant, as in make_tumble_frame: each w_j component is
+  // the one to three signed additions `project` makes.
+  for_each_slab<K>([&](auto jc) {
+    constexpr int j = decltype(jc)::value;
+    constexpr Direction n = dirs[j];
+    constexpr double n1 = l1_norm(n);
     double w[3];
-    for (int a = 0; a < 3; ++a) w[a] = (n[0] * inv[a] + n[1] * inv[3 + a]) + n[2] * inv[6 + a];
+    for (int a = 0; a < 3; ++a) w[a] = project(n, inv[a], inv[3 + a], inv[6 + a]);
     f.wx[j] = static_cast<float>(w[0]);
     f.wy[j] = static_cast<float>(w[1]);
     f.wz[j] = static_cast<float>(w[2]);
@@ -282,13 +285,13 @@ simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
     if (!(scale <= 1e36)) {
       f.off_lo[j] = -std::numeric_limits<float>::infinity();
       f.off_hi[j] = std::numeric_limits<float>::infinity();
-      continue;
+      return;
     }
     const double m =
         0x1p-20 * scale + 0x1p-44 * n1 * (reach + object_frame.radius) + 4 * kFloatUnderflowFloor;
     f.off_lo[j] = float_below_fast(o - m);
     f.off_hi[j] = float_above_fast(o + m);
-  }
+  });
   return f;
 }
 
