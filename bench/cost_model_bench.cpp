@@ -331,7 +331,7 @@ std::vector<TumbleFrame<K>> tumble_frames(int count) {
   std::vector<TumbleFrame<K>> frames;
   for (const Pose& pose : flight_poses(count, 11)) {
     TumbleFrame<K> f = make_tumble_frame(fly_tree<K>(), pose);
-    add_affine_frame(fly_tree<K>(), pose, f);
+    add_affine_frame(fly_tree<K>(), f);
     frames.push_back(f);
   }
   return frames;
@@ -394,10 +394,10 @@ void BM_Cu_AffineFrame(benchmark::State& state) {
     for (const Pose& pose : poses) f.push_back(make_tumble_frame(fly_tree<K>(), pose));
     return f;
   }();
-  TumbleFrame<K> frame = frames[0];
+  std::vector<TumbleFrame<K>> work = frames;  // each pose's own frame, refilled every pass
   for (auto _ : state) {
-    for (std::size_t i = 0; i < poses.size(); ++i) {
-      add_affine_frame(fly, poses[i], frame);
+    for (TumbleFrame<K>& frame : work) {
+      add_affine_frame(fly, frame);
       benchmark::DoNotOptimize(&frame);
       benchmark::ClobberMemory();
     }

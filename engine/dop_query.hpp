@@ -324,13 +324,13 @@ class DopTraversal {
     for (int a = 0; a < LeafTriangles::array_count; ++a) moved_[a] = s.moved.mutable_array(a);
   }
 
-  // The affine frame (cones per slab and sign, widenings), made once per pose by the first node
-  // that needs it: a pose whose tumbles are all leaves or the root pays nothing for it. Its cones
-  // start from the previous pose's of the chain (s_.cone_hints). Only the single traversal makes
-  // it: a split query makes it before sharing the traversal (query_dop).
+  // The affine frame (a cone per slab, serving both offsets; widenings), made once per pose by the
+  // first node that needs it: a pose whose tumbles are all leaves or the root pays nothing for it.
+  // Its cones start from the previous pose's of the chain (s_.cone_hints). Only the single
+  // traversal makes it: a split query makes it before sharing the traversal (query_dop).
   void make_affine_frame() const {
     if (affine_ready_) return;
-    add_affine_frame<Arch>(fly_, pose_, frame_, s_.cone_hints.data());
+    add_affine_frame<Arch>(fly_, frame_, s_.cone_hints.data());
     affine_ready_ = true;
   }
   bool affine_ready() const { return affine_ready_; }

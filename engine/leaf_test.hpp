@@ -255,7 +255,7 @@ const simd::PrefilterTriangle& uncached_key(UncachedKey& k, const ObjectFrame& f
 // written out (the same operations in the same order, and no contraction into FMAs anywhere:
 // -ffp-contract=off), so the same doubles as apply_pose and the oracle; inline, where three calls
 // to apply_pose (compiled once, out of line) took a tenth of the torus flight's exact tests.
-// Tested against apply_pose bit for bit (tests/engine/leaf_test_test.cpp).
+// Tested against apply_pose bit for bit (tests/engine/leaf_key_test.cpp).
 template <class Arch>
 void move_slot(const Pose& pose, const LeafTriangles& t, std::uint32_t fs, double* const* moved) {
   const auto& r = pose.r;

@@ -34,6 +34,7 @@ struct TumbleFrame {
   simd::SlabFrame<Shape::lanes> slabs;
   std::array<double, Shape::slabs> m_x{}, m_y{}, m_z{}, c{};  // the same in double, for the root
   alignas(64) float widen[Shape::lanes];
+  double t_max = 0;  // |t|_inf of the pose, for the bounds that scale with the translation
   std::array<double, Shape::slabs> root_widen{};
   // Affine method (simd/tumble_affine.hpp): per output slab, the node offsets picked, their
   // weights, c_j and the widening; filled by add_affine_frame when the method is used.
@@ -48,6 +49,7 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
   const auto& r = pose.r;
   const double t_max =
       std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
+  f.t_max = t_max;
   // Unrolled over the slabs: with n_j a constant, each product below is the one to three signed
   // additions it needs (project), once per pose for every query.
   for_each_slab<K>([&](auto jc) {
@@ -94,7 +96,7 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
 // pose's cones: along a path the cones change rarely. Any cone holding u gives a valid bound, so
 // the hints change at most which of two cones a boundary direction takes.
 template <class Arch = simd::ScalarArch, int K>
-void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame<K>& f,
+void add_affine_frame(const FlyingDopTree<K>& fly, TumbleFrame<K>& f,
                       std::uint16_t* hints = nullptr) {
   constexpr auto dirs = DopShape<K>::directions();
   constexpr int S = DopShape<K>::slabs, L = DopShape<K>::lanes;
@@ -120,12 +122,10 @@ void add_affine_frame(const FlyingDopTree<K>& fly, const Pose& pose, TumbleFrame
     }
     l1[j] = (l[0] + l[1]) + l[2];  // l >= 0
   }
-  const double t_max =
-      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
   for (int j = 0; j < S; ++j) {
     const double c = f.c[j];
     const double pad = 10 * 0x1p-24 * (l1[j] * fly.bound_extent + std::fabs(c)) +
-                       0x1p-50 * l1_norm(dirs[j]) * (fly.bound_extent + t_max) +
+                       0x1p-50 * l1_norm(dirs[j]) * (fly.bound_extent + f.t_max) +
                        kFloatUnderflowFloor;
     a.c[j] = static_cast<float>(c);
     a.hi_pad[j] = a.lo_pad[j] = float_above_fast(pad);

@@ -40,7 +40,7 @@ void check_k() {
   for (int p = 0; p < 25; ++p) {
     const Pose pose = p == 0 ? Pose{} : test::random_pose(rng, {-1e3, -1e3, -1e3}, {1e3, 1e3, 1e3});
     TumbleFrame<K> frame = make_tumble_frame(fly, pose);
-    add_affine_frame(fly, pose, frame);
+    add_affine_frame(fly, frame);
     std::vector<float> affine(Shape::floats);
     for (std::uint32_t n = 0; n < topo.node_count(); ++n) {
       if (n == 0) {
@@ -117,7 +117,7 @@ void check_hinted_path() {
                              0.6 * std::sin(a / 2), 0.64 * std::sin(a / 2));
     const auto before = hints;
     TumbleFrame<K> frame = make_tumble_frame(fly, pose);
-    add_affine_frame(fly, pose, frame, hints.data());
+    add_affine_frame(fly, frame, hints.data());
     for (int j = 0; j < Shape::slabs; ++j) {
       const Vec3 u{frame.m_x[j], frame.m_y[j], frame.m_z[j]};
       double l[3];
@@ -163,7 +163,7 @@ TEST(Tumble, AffineIsExactForBoxes) {
   for (int p = 0; p < 20; ++p) {
     const Pose pose = test::random_pose(rng, {-5, -5, -5}, {5, 5, 5});
     TumbleFrame<6> frame = make_tumble_frame(fly, pose);
-    add_affine_frame(fly, pose, frame);
+    add_affine_frame(fly, frame);
     float a[8], v[8];
     for (std::uint32_t n = 1; n < fly.tree.topology.node_count(); ++n) {
       tumble_node(fly, frame, n, v);
