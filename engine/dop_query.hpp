@@ -518,9 +518,9 @@ class DopTraversal {
   // The prefilter key of environment slot es (triangle te) for this pose: from `keys`, the
   // thread's cache for this pose, or, without one, computed into `own` (engine/leaf_test.hpp).
   const simd::PrefilterTriangle& env_key(PrefilterKeyCache* keys, UncachedKey& own,
-                                         std::uint32_t es, const Triangle& te, bool whole) const {
-    if (keys) return cached_key<Arch>(*keys, s_.epoch, object_frame_, es, te, whole);
-    return uncached_key<Arch>(own, object_frame_, es, te, whole);
+                                         std::uint32_t es, bool whole) const {
+    if (keys) return cached_key<Arch>(*keys, s_.epoch, object_frame_, env_.triangles, es, whole);
+    return uncached_key<Arch>(own, object_frame_, env_.triangles, es, whole);
   }
 
   // Every triangle of environment leaf e misses flying node f's own DOP or lies beyond its plate,
@@ -533,8 +533,7 @@ class DopTraversal {
     const std::uint32_t first = env_.topology.child_or_first[e];
     const std::uint32_t end = first + env_.topology.leaf_count[e];
     for (std::uint32_t es = first; es < end; ++es) {
-      const Triangle te = env_.triangles.template triangle<Arch>(es);
-      if (!key_misses_node(env_key(keys, own, es, te, false), f)) return false;
+      if (!key_misses_node(env_key(keys, own, es, false), f)) return false;
     }
     return true;
   }
@@ -557,9 +556,8 @@ class DopTraversal {
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
     // is computed once per triangle here: its corners first, the rest if the corners pass.
     UncachedKey own;
-    auto key_of = [&](std::uint32_t es, const Triangle& te,
-                      bool whole) -> const simd::PrefilterTriangle& {
-      return env_key(keys, own, es, te, whole);
+    auto key_of = [&](std::uint32_t es, bool whole) -> const simd::PrefilterTriangle& {
+      return env_key(keys, own, es, whole);
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
                                 fly_.tree.topology, f, slots_, options_.mode, moved, key_of,

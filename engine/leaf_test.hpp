@@ -64,6 +64,8 @@ ObjectFrame make_object_frame(double corner_radius, const Pose& pose) {
 
 // Environment triangle `te` moved into the object's frame: its corners, the largest world
 // coordinate |p| of them, and the bound err_d on the double-level errors (see above).
+// Always inlined: returned through memory, its scalar stores then read as vectors by key_corners
+// stalled store forwarding, a fifth of cached_key's samples on the torus flight.
 struct MovedCorners {
   Vec3 e[3];
   double e_max = 0;  // world
@@ -72,7 +74,8 @@ struct MovedCorners {
 };
 
 template <class Arch>
-MovedCorners move_to_object_frame(const ObjectFrame& f, const Triangle& te) {
+[[gnu::always_inline]] inline MovedCorners move_to_object_frame(const ObjectFrame& f,
+                                                                const Triangle& te) {
   MovedCorners m;
   const Vec3 p[3] = {te.p0, te.p1, te.p2};
   for (int k = 0; k < 3; ++k) {
@@ -195,18 +198,20 @@ struct alignas(64) PrefilterKeyCache {  // a cache line of its own: one per thre
   }
 };
 
-// The key of environment slot `es` (triangle `te`) for this pose, from the cache or computed into
-// it: its corners only (`whole` false) or all of it. Not for concurrent tasks (they compute their
-// own).
+// The key of environment slot `es` of `tris` for this pose, from the cache or computed into it:
+// its corners only (`whole` false) or all of it. The triangle's corners are read only to compute
+// (most asks are hits, and its nine coordinates lie in nine arrays). Not for concurrent tasks
+// (they compute their own).
 template <class Arch>
 const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_t epoch,
-                                          const ObjectFrame& frame, std::uint32_t es,
-                                          const Triangle& te, bool whole = true) {
+                                          const ObjectFrame& frame, const LeafTriangles& tris,
+                                          std::uint32_t es, bool whole = true) {
   const std::uint32_t i = es & cache.mask;
   const bool present = cache.epoch[i] == epoch && cache.slot[i] == es;
   if (present && (cache.whole[i] || !whole)) return cache.keys[i];
   const bool kept = present && cache.last_slot == es && cache.last_epoch == epoch;
-  const MovedCorners m = kept ? cache.last_moved : move_to_object_frame<Arch>(frame, te);
+  const MovedCorners m =
+      kept ? cache.last_moved : move_to_object_frame<Arch>(frame, tris.triangle<Arch>(es));
   if (!present) {
     key_corners<Arch>(m, cache.keys[i]);
     cache.slot[i] = es;
@@ -236,9 +241,10 @@ struct UncachedKey {
 
 template <class Arch>
 const simd::PrefilterTriangle& uncached_key(UncachedKey& k, const ObjectFrame& frame,
-                                            std::uint32_t es, const Triangle& te, bool whole) {
+                                            const LeafTriangles& tris, std::uint32_t es,
+                                            bool whole) {
   if (k.slot != es) {
-    k.moved = move_to_object_frame<Arch>(frame, te);
+    k.moved = move_to_object_frame<Arch>(frame, tris.triangle<Arch>(es));
     key_corners<Arch>(k.moved, k.key);
     k.slot = es;
     k.whole = false;
@@ -318,7 +324,7 @@ bool previous_witness_holds(const LeafTriangles& env_tris, const LeafTriangles& 
 
 // Every environment triangle of leaf `e` against every flying triangle of leaf `f`: counts n_p
 // and n_exact, and adds intersecting pairs to `result` as `mode` asks. `moved_slot(fs)` gives
-// apply_pose's coordinates of flying slot fs, `key_of(es, te, whole)` the prefilter key of
+// apply_pose's coordinates of flying slot fs, `key_of(es, whole)` the prefilter key of
 // environment slot es (object_frame_key, perhaps cached; its corners only unless `whole`), and
 // `misses_leaf(corners)` may prove that the environment triangle misses the flying leaf as a whole
 // (then its pairs are not counted in n_p).
@@ -333,14 +339,15 @@ bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo,
   const std::uint32_t e_first = env_topo.child_or_first[e];
   const std::uint32_t e_end = e_first + env_topo.leaf_count[e];
   for (std::uint32_t es = e_first; es < e_end; ++es) {
-    const Triangle te = env_tris.template triangle<Arch>(es);
-    if (misses_leaf(key_of(es, te, false))) continue;
-    const simd::PrefilterTriangle& key = key_of(es, te, true);
+    if (misses_leaf(key_of(es, false))) continue;
+    const simd::PrefilterTriangle& key = key_of(es, true);
     result.stats.n_p += f_count;
     for (std::uint32_t done = 0; done < f_count; done += 64) {
       const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;
       std::uint64_t bits = simd::prefilter<Arch>(key, slots, f_first + done, chunk);
       result.stats.n_exact += static_cast<std::uint64_t>(std::popcount(bits));
+      if (bits == 0) continue;
+      const Triangle te = env_tris.template triangle<Arch>(es);  // only for survivors
       for (; bits != 0; bits &= bits - 1) {
         const std::uint32_t fs =
             f_first + done + static_cast<std::uint32_t>(std::countr_zero(bits));

@@ -276,9 +276,8 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
     return oriented_overlap<Arch, Bv>(env.node_box(e), p,
                                       s.placed_blocks.data() + std::size_t{f} * kPlacedFloats);
   };
-  auto key_of = [&](std::uint32_t es, const Triangle& te,
-                    bool whole) -> const simd::PrefilterTriangle& {
-    return cached_key<Arch>(s.keys, s.epoch, object_frame, es, te, whole);
+  auto key_of = [&](std::uint32_t es, bool whole) -> const simd::PrefilterTriangle& {
+    return cached_key<Arch>(s.keys, s.epoch, object_frame, env.triangles, es, whole);
   };
   auto leaf = [&](std::uint32_t e, std::uint32_t f) {
     // (Testing the triangle against the flying leaf's own box first, as the k-DOP query does

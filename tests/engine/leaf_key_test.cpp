@@ -59,14 +59,20 @@ TEST(LeafKey, MovedSlotsAreApplyPoseBitForBit) {
 
 TEST(LeafKey, CachedAndUncachedKeysEqualTheWholeKey) {
   std::uint64_t rng = 21;
-  std::vector<Triangle> triangles;
+  Mesh mesh;
   for (int i = 0; i < 64; ++i) {
-    Vec3 p[3];
-    for (Vec3& c : p) {
-      c = {next_uniform(rng) * 20 - 10, next_uniform(rng) * 20 - 10, next_uniform(rng) * 20 - 10};
+    std::uint32_t v[3];
+    for (std::uint32_t& corner : v) {
+      corner = mesh.add_vertex(next_uniform(rng) * 20 - 10, next_uniform(rng) * 20 - 10,
+                               next_uniform(rng) * 20 - 10);
     }
-    triangles.push_back({p[0], p[1], p[2]});
+    mesh.add_triangle(v[0], v[1], v[2]);
   }
+  std::vector<std::uint32_t> order(mesh.triangle_count());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  const LeafTriangles tris = gather_leaf_triangles(mesh, order);
+  std::vector<Triangle> triangles;
+  for (std::uint32_t s = 0; s < tris.size(); ++s) triangles.push_back(tris.triangle(s));
   PrefilterKeyCache cache;
   cache.size_once(16);  // fewer entries than triangles: slots evict each other
   std::uint32_t epoch = 0;
@@ -80,24 +86,24 @@ TEST(LeafKey, CachedAndUncachedKeysEqualTheWholeKey) {
       const simd::PrefilterTriangle whole = object_frame_key<simd::ScalarArch>(frame, te);
       // Corners first, then (for every other triangle) the rest, as the leaf test asks.
       const simd::PrefilterTriangle& corners =
-          cached_key<simd::ScalarArch>(cache, epoch, frame, slot, te, false);
+          cached_key<simd::ScalarArch>(cache, epoch, frame, tris, slot, false);
       EXPECT_EQ(std::memcmp(corners.x, whole.x, sizeof whole.x), 0);
       EXPECT_EQ(corners.slab_margin, whole.slab_margin);
       const simd::PrefilterTriangle& u_corners =
-          uncached_key<simd::ScalarArch>(uncached, frame, slot, te, false);
+          uncached_key<simd::ScalarArch>(uncached, frame, tris, slot, false);
       EXPECT_EQ(std::memcmp(u_corners.z, whole.z, sizeof whole.z), 0);
       if (slot % 2 == 0) {
         EXPECT_TRUE(
-            same_key(cached_key<simd::ScalarArch>(cache, epoch, frame, slot, te, true), whole))
+            same_key(cached_key<simd::ScalarArch>(cache, epoch, frame, tris, slot, true), whole))
             << "pose " << pose_index << " slot " << slot;
         EXPECT_TRUE(
-            same_key(uncached_key<simd::ScalarArch>(uncached, frame, slot, te, true), whole));
+            same_key(uncached_key<simd::ScalarArch>(uncached, frame, tris, slot, true), whole));
       }
     }
     // Asked again in the same pose, in another order: whole keys, from the cache or made whole.
     for (std::uint32_t slot = static_cast<std::uint32_t>(triangles.size()); slot-- > 0;) {
       const Triangle& te = triangles[slot];
-      EXPECT_TRUE(same_key(cached_key<simd::ScalarArch>(cache, epoch, frame, slot, te, true),
+      EXPECT_TRUE(same_key(cached_key<simd::ScalarArch>(cache, epoch, frame, tris, slot, true),
                            object_frame_key<simd::ScalarArch>(frame, te)))
           << "pose " << pose_index << " slot " << slot;
     }
