@@ -627,6 +627,40 @@ void BM_Cp_Prefilter(benchmark::State& state, simd::Isa isa) {
       static_cast<double>(lp.survivors) / static_cast<double>(lp.pairs);
 }
 
+// The edge-pair axes' test (simd/triangle_edge_axes.hpp) on the pairs the prefilter passes in
+// the same leaf pairs: what each survivor pays before the exact test, and the share it parts.
+void BM_Cp_EdgeAxes(benchmark::State& state, simd::Isa isa) {
+  static const auto survivors = [] {
+    const LeafPairs& lp = leaf_pairs_of_flight();
+    std::vector<std::uint64_t> bits(lp.keys.size());
+    simd::kernel_table<4>(simd::Isa::scalar)
+        .prefilter_many(lp.keys.data(), fly_tree<18>().floats.slots(), lp.first.data(),
+                        lp.count.data(), lp.keys.size(), bits.data());
+    std::pair<std::vector<simd::PrefilterTriangle>, std::vector<std::uint32_t>> out;
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+      for (std::uint64_t b = bits[i]; b != 0; b &= b - 1) {
+        out.first.push_back(lp.keys[i]);
+        out.second.push_back(lp.first[i] + static_cast<std::uint32_t>(std::countr_zero(b)));
+      }
+    }
+    return out;
+  }();
+  const simd::EdgeAxesMany edge_axes = simd::edge_axes_table(isa);
+  const simd::PrefilterSlots slots = fly_tree<18>().floats.slots();
+  const std::size_t n = survivors.first.size();
+  std::vector<std::uint8_t> apart(n);
+  for (auto _ : state) {
+    edge_axes(survivors.first.data(), slots, survivors.second.data(), n, apart.data());
+    benchmark::DoNotOptimize(apart.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_op(state, n);
+  std::size_t parted = 0;
+  for (std::uint8_t a : apart) parted += a;
+  state.counters["survivors"] = static_cast<double>(n);
+  state.counters["parted_frac"] = static_cast<double>(parted) / static_cast<double>(n);
+}
+
 // Batch throughput against threads: the torus flight's 2,000 poses (io/generated_scene.hpp),
 // first contact, K = 26. Reports poses per second.
 void BM_BatchThroughput(benchmark::State& state) {
@@ -696,6 +730,9 @@ int main(int argc, char** argv) {
     register_k<32>(isa);
     benchmark::RegisterBenchmark((std::string("BM_Cp_Prefilter/") + simd::to_string(isa)).c_str(),
                                  BM_Cp_Prefilter, isa)
+        ->MinTime(kMinTime);
+    benchmark::RegisterBenchmark((std::string("BM_Cp_EdgeAxes/") + simd::to_string(isa)).c_str(),
+                                 BM_Cp_EdgeAxes, isa)
         ->MinTime(kMinTime);
   }
   register_scalar_k<6>();

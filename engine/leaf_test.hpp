@@ -32,6 +32,7 @@
 #include "geometry/dop.hpp"
 #include "geometry/pose.hpp"
 #include "geometry/tri_tri.hpp"
+#include "simd/triangle_edge_axes.hpp"
 #include "simd/triangle_prefilter.hpp"
 
 namespace kdop {
@@ -154,6 +155,14 @@ void key_rest(const ObjectFrame& f, const MovedCorners& m, simd::PrefilterTriang
   const double e_obj = m.e_obj;
   const double f_margin = 1.7322 * (4.0002 * 0x1p-24 * e_obj + 4 * err_d) + kFloatUnderflowFloor;
   key.margin = float_above_fast(f_margin + 2 * 0x1p-24 * (1.7322 * (e_obj + f.radius) + f_margin));
+  // The edge-pair axes' test (simd/triangle_edge_axes.hpp): E's corners as for the slabs
+  // (slab_margin, with room: it spends about 5 of its 16 units of 2^-24 e_obj, and the float sum
+  // of the widened range one more), F's float corners and projections (at most about 5 units of
+  // 2^-24 r; 16 are used), and 0.1% for rounding |a|_1 and the product. Up to 1e9 no axis or
+  // projection can overflow (|a|_1 <= 2.4e19, projections <= 2.4e28); beyond, it never separates.
+  key.edge_margin = e_obj <= 1e9 && f.radius <= 1e9
+                        ? float_above_fast(1.001 * (double{key.slab_margin} + 0x1p-20 * f.radius))
+                        : std::numeric_limits<float>::infinity();
 }
 
 // The prefilter's view of environment triangle `te`, moved into the object's frame.
@@ -345,12 +354,13 @@ bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo,
     for (std::uint32_t done = 0; done < f_count; done += 64) {
       const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;
       std::uint64_t bits = simd::prefilter<Arch>(key, slots, f_first + done, chunk);
-      result.stats.n_exact += static_cast<std::uint64_t>(std::popcount(bits));
       if (bits == 0) continue;
       const Triangle te = env_tris.template triangle<Arch>(es);  // only for survivors
       for (; bits != 0; bits &= bits - 1) {
         const std::uint32_t fs =
             f_first + done + static_cast<std::uint32_t>(std::countr_zero(bits));
+        if (simd::edge_axes_separate<Arch>(key, slots, fs)) continue;
+        ++result.stats.n_exact;
         if (!triangles_intersect(te, moved_slot(fs))) continue;
         result.collides = true;
         ++result.contacts;

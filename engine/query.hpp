@@ -67,7 +67,7 @@ struct QueryStats {
   std::uint64_t n_v = 0;      // node pairs whose BVs were tested
   std::uint64_t n_p = 0;      // triangle pairs reaching the leaf test
   std::uint64_t n_u = 0;      // flying nodes re-aligned to the environment (root included)
-  std::uint64_t n_exact = 0;  // of those n_p, pairs the float prefilter passed to the exact test
+  std::uint64_t n_exact = 0;  // of those n_p, pairs the float filters passed to the exact test
 };
 
 // Triangle indices of the input meshes (0-based, file order).

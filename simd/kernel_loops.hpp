@@ -54,6 +54,13 @@ void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& sl
 }
 
 template <class Arch>
+void edge_axes_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
+                    const std::uint32_t* slot, std::size_t n, std::uint8_t* out) {
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = static_cast<std::uint8_t>(edge_axes_separate<Arch>(triangles[i], slots, slot[i]));
+}
+
+template <class Arch>
 void box_separation_many(const double* boxes, const double* centres, const float* blocks,
                          std::size_t n, std::uint8_t* out) {
   for (std::size_t i = 0; i < n; ++i) {
@@ -103,8 +110,9 @@ KernelTable<Lanes> make_kernel_table() {
 
 template <class Arch>
 KernelTables make_kernel_tables() {
-  return {make_kernel_table<Arch, 4>(), make_kernel_table<Arch, 8>(), make_kernel_table<Arch, 12>(),
-          make_kernel_table<Arch, 16>(), &box_separation_many<Arch>};
+  return {make_kernel_table<Arch, 4>(),  make_kernel_table<Arch, 8>(),
+          make_kernel_table<Arch, 12>(), make_kernel_table<Arch, 16>(),
+          &box_separation_many<Arch>,    &edge_axes_many<Arch>};
 }
 
 }  // namespace kdop::simd

@@ -23,6 +23,10 @@ BoxSeparationMany box_separation_table(Isa isa) {
   return kernel_tables(isa).box_separation_many;
 }
 
+EdgeAxesMany edge_axes_table(Isa isa) {
+  return kernel_tables(isa).edge_axes_many;
+}
+
 template <int Lanes>
 KernelTable<Lanes> kernel_table(Isa isa) {
   const KernelTables t = kernel_tables(isa);

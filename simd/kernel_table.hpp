@@ -9,6 +9,7 @@
 #include "simd/box_against_dop.hpp"
 #include "simd/isa.hpp"
 #include "simd/triangle_dop.hpp"
+#include "simd/triangle_edge_axes.hpp"
 #include "simd/triangle_prefilter.hpp"
 #include "simd/tumble_affine.hpp"
 #include "simd/tumble_vertices.hpp"
@@ -53,16 +54,23 @@ struct KernelTable {
 using BoxSeparationMany = void (*)(const double* boxes, const double* centres, const float* blocks,
                                    std::size_t n, std::uint8_t* out);
 
-// One ISA's tables for every padded slab count (K = 6, 14, 18, 26), and the box test.
+// out[i] = edge_axes_separate(triangles[i], slots, slot[i]).
+using EdgeAxesMany = void (*)(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
+                              const std::uint32_t* slot, std::size_t n, std::uint8_t* out);
+
+// One ISA's tables for every padded slab count (K = 6, 14, 18, 26), the box test and the edge
+// axes' test.
 struct KernelTables {
   KernelTable<4> lanes4;
   KernelTable<8> lanes8;
   KernelTable<12> lanes12;
   KernelTable<16> lanes16;
   BoxSeparationMany box_separation_many;
+  EdgeAxesMany edge_axes_many;
 };
 
 BoxSeparationMany box_separation_table(Isa isa);
+EdgeAxesMany edge_axes_table(Isa isa);
 
 // Lanes: 4, 8, 12 or 16.
 template <int Lanes>
@@ -89,6 +97,9 @@ void box_separation_many(const double* boxes, const double* centres, const float
 template <class Arch, int Lanes>
 void box_dop_many(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
                   std::size_t n, std::uint8_t* out);
+template <class Arch>
+void edge_axes_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
+                    const std::uint32_t* slot, std::size_t n, std::uint8_t* out);
 template <class Arch>
 void prefilter_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                     const std::uint32_t* first, const std::uint32_t* count, std::size_t n,

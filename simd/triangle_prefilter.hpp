@@ -30,6 +30,9 @@ struct PrefilterTriangle {
   // Bound on |x[k] - the exact corner| and on a float projection's rounding, per unit of |n|_1,
   // for testing the corners against slabs (simd/triangle_dop.hpp).
   float slab_margin;
+  // Bound on a projection's error on an edge-pair axis a, both triangles' corners, per unit of
+  // |a|_1 (simd/triangle_edge_axes.hpp).
+  float edge_margin;
 };
 
 // Flying triangles as structure of arrays over slots: box lo/hi per axis, corner k's

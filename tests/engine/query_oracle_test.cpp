@@ -722,6 +722,73 @@ std::vector<PairConfig> every_bv_on_every_isa() {
   return configs;
 }
 
+// Contact where an edge of the environment triangle crosses an edge of a flying triangle, each
+// triangle on its own side of the plane through both edges: the edge-pair axis d x e (E's edge d,
+// F's edge e) is where they touch, and no normal or box separates them, so the pair reaches the
+// edge axes' test (simd/triangle_edge_axes.hpp). Coordinates are random doubles placed by
+// apply_pose, translations up to 100 (every fourth trial 10,000), so the float corners land on
+// either side of the touch: the test must allow for it, or it drops real contacts. Against brute
+// force for every BV type on every ISA. (Without its margin, this test fails.)
+TEST(QueryOracle, ContactWhereTwoEdgesCross) {
+  std::uint64_t rng = 83;
+  const std::vector<PairConfig> configs = every_bv_on_every_isa();
+  int checked = 0, tight = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Mesh object = random_triangles(rng, 6);
+    const double reach = trial % 4 == 3 ? 1e4 : 100;
+    const Pose pose = test::random_pose(rng, {-reach, -reach, -reach}, {reach, reach, reach});
+    const std::uint32_t t = static_cast<std::uint32_t>(next_uniform(rng) * 6);
+    const Vec3 f0 = apply_pose(pose, corner(object, object.a[t]));
+    const Vec3 f1 = apply_pose(pose, corner(object, object.b[t]));
+    const Vec3 f2 = apply_pose(pose, corner(object, object.c[t]));
+    const Vec3 e = f1 - f0;
+    const Vec3 q = f0 + 0.37 * e;
+    const Vec3 d{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5};
+    Vec3 a = cross(d, e);
+    if (dot(a, f2 - q) > 0) a = -1.0 * a;  // F below the plane through both edges, E above
+    const Vec3 w = Vec3{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5} +
+                   (1.0 / std::sqrt(dot(a, a))) * a;
+    if (!(dot(a, w) > 0)) continue;
+    const Vec3 p0 = q - 0.5 * d, p1 = q + 0.5 * d, p2 = q + w;
+    Mesh env;
+    env.add_triangle(env.add_vertex(p0.x, p0.y, p0.z), env.add_vertex(p1.x, p1.y, p1.z),
+                     env.add_vertex(p2.x, p2.y, p2.z));
+    const auto expected = brute_force_contacts(env, object, pose);
+    if (expected.empty()) continue;  // rounding put the edges just apart
+    for (const PairConfig& config : configs) {
+      CollisionPair pair(env, object, config);
+      ASSERT_EQ(pair.query(pose, QueryMode::all_contacts).pairs, expected)
+          << "trial " << trial << " " << to_string(config.bv) << " "
+          << simd::to_string(*config.isa);
+    }
+    ++checked;
+    // The case is tight: without its margin the edge axes' test would part the touching pair.
+    const FlyingDopTree<18> fly = build_flying_dop_tree<18>(object, BuildConfig::object_defaults());
+    simd::PrefilterTriangle key = object_frame_key<simd::ScalarArch>(
+        make_object_frame<simd::ScalarArch>(fly.corner_radius, pose), Triangle{p0, p1, p2});
+    key.edge_margin = 0;
+    float fc[9];
+    const std::uint32_t ft[3] = {object.a[t], object.b[t], object.c[t]};
+    for (int k = 0; k < 3; ++k) {
+      fc[k] = static_cast<float>(object.x[ft[k]]);
+      fc[3 + k] = static_cast<float>(object.y[ft[k]]);
+      fc[6 + k] = static_cast<float>(object.z[ft[k]]);
+    }
+    const float* none = fc;
+    const simd::PrefilterSlots slots{{none, none, none},
+                                     {none, none, none},
+                                     {fc + 0, fc + 1, fc + 2},
+                                     {fc + 3, fc + 4, fc + 5},
+                                     {fc + 6, fc + 7, fc + 8},
+                                     {none, none, none},
+                                     none,
+                                     none};
+    tight += simd::edge_axes_separate_scalar(key, slots, 0);
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GE(tight, 10);
+}
+
 // Found in review: environment coordinates beyond float's range (1e39; the readers accept any
 // finite double) made the corners' float projections NaN, and the leaf's DOP test, whose min and
 // max pass over a NaN, judged the triangle by its third corner alone and dropped a real contact.

@@ -230,6 +230,79 @@ void check_prefilter(Isa isa) {
   EXPECT_LT(survivors, tested - tested / 50);
 }
 
+// Triangle pairs on the grid (so touching along an edge-pair axis is frequent) through the
+// edge-pair axes' test (simd/triangle_edge_axes.hpp): every ISA agrees with the scalar reference;
+// a separation is real, the corners' exact projections on the float axis (double) apart by more
+// than |a|_1 * edge_margin; an infinite or NaN margin never separates.
+void check_edge_axes(Isa isa) {
+  const EdgeAxesMany ref = edge_axes_table(Isa::scalar), vec = edge_axes_table(isa);
+  std::uint64_t rng = 29;
+  const std::uint32_t slots = 3000;
+  std::vector<float> corners[9];  // x0 y0 z0 x1 ...
+  for (auto& a : corners) a.resize(slots);
+  for (std::uint32_t s = 0; s < slots; ++s) {
+    for (auto& a : corners) a[s] = grid(rng);
+  }
+  const std::vector<float> unused(slots, 0.0f);
+  const float* u = unused.data();
+  const PrefilterSlots f{{u, u, u},
+                         {u, u, u},
+                         {corners[0].data(), corners[3].data(), corners[6].data()},
+                         {corners[1].data(), corners[4].data(), corners[7].data()},
+                         {corners[2].data(), corners[5].data(), corners[8].data()},
+                         {u, u, u},
+                         u,
+                         u};
+  std::vector<PrefilterTriangle> tris(slots);
+  std::vector<std::uint32_t> slot(slots);
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    PrefilterTriangle& t = tris[i];
+    for (int k = 0; k < 3; ++k) {
+      t.x[k] = grid(rng);
+      t.y[k] = grid(rng);
+      t.z[k] = grid(rng);
+    }
+    t.edge_margin = i % 3 == 0   ? 0.0f
+                    : i % 7 == 1 ? std::numeric_limits<float>::infinity()
+                    : i % 7 == 2 ? std::numeric_limits<float>::quiet_NaN()
+                                 : draw(rng, 0, 0.02f);
+    slot[i] = static_cast<std::uint32_t>(next_uniform(rng) * slots);
+  }
+  std::vector<std::uint8_t> expected(slots), actual(slots);
+  ref(tris.data(), f, slot.data(), slots, expected.data());
+  vec(tris.data(), f, slot.data(), slots, actual.data());
+  int separated = 0;
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    ASSERT_EQ(actual[i], expected[i]) << to_string(isa) << " pair " << i;
+    if (!expected[i]) continue;
+    ++separated;
+    const PrefilterTriangle& t = tris[i];
+    ASSERT_TRUE(std::isfinite(t.edge_margin)) << "pair " << i;
+    const EdgeAxesCorners e = with_edges(t.x, t.y, t.z), g = slot_corners(f, slot[i]);
+    bool apart = false;
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        const float ax = e.ey[a] * g.ez[b] - e.ez[a] * g.ey[b];
+        const float ay = e.ez[a] * g.ex[b] - e.ex[a] * g.ez[b];
+        const float az = e.ex[a] * g.ey[b] - e.ey[a] * g.ex[b];
+        double lo_e = INFINITY, hi_e = -INFINITY, lo_f = INFINITY, hi_f = -INFINITY;
+        for (int k = 0; k < 3; ++k) {
+          const double pe = double{ax} * e.x[k] + double{ay} * e.y[k] + double{az} * e.z[k];
+          const double pf = double{ax} * g.x[k] + double{ay} * g.y[k] + double{az} * g.z[k];
+          lo_e = std::min(lo_e, pe), hi_e = std::max(hi_e, pe);
+          lo_f = std::min(lo_f, pf), hi_f = std::max(hi_f, pf);
+        }
+        const double m =
+            (double{std::fabs(ax)} + std::fabs(ay) + std::fabs(az)) * double{t.edge_margin};
+        apart = apart || hi_e + m < lo_f || hi_f + m < lo_e;
+      }
+    }
+    ASSERT_TRUE(apart) << "pair " << i << " separated without a separating axis";
+  }
+  EXPECT_GT(separated, static_cast<int>(slots / 20));
+  EXPECT_LT(separated, static_cast<int>(slots - slots / 20));
+}
+
 // The first `slabs` of the 32-DOP's 16 directions (the 26-DOP's 13, |n|_1 of 1, 2 and 3, then
 // three with a component 2), padding lanes zero.
 template <int Lanes>
@@ -449,6 +522,7 @@ TEST(Kernels, EveryIsaMatchesTheScalarReference) {
     check_wide<12, 9>(isa);
     check_wide<16, 13>(isa);
     check_prefilter(isa);
+    check_edge_axes(isa);
     check_triangle_dop<4>(isa);
     check_triangle_dop<8>(isa);
     check_triangle_dop<12>(isa);
