@@ -1,6 +1,7 @@
 #pragma once
 // The nine edge-pair axes of the separating axis theorem for two triangles (Gottschalk et al.
-// 1996, section 4, applied to triangles; the lecture survey's triangle-triangle SAT): a = e_i x f_j
+// 1996, section 5: two disjoint convex polytopes are apart along a face normal of either or along
+// the cross product of an edge of each; for triangles, 2 normals and 9 edge pairs): a = e_i x f_j
 // for an edge e_i of the environment triangle E and an edge f_j of a flying triangle F, both in the
 // object's frame, in float. The prefilter (simd/triangle_prefilter.hpp) has tried the two normals
 // and the box; a pair it passes that does not intersect is, nearly always, apart along one of
