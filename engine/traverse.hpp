@@ -44,10 +44,19 @@ TraversalEnd traverse_trees(const TreeTopology& env, const TreeTopology& fly, No
                             std::uint32_t& size, Overlap&& overlap, LeafPairs&& leaf_pairs,
                             DescendEnv&& descend_env, Settled&& settled, std::uint64_t& n_v,
                             std::uint64_t budget) {
-  while (size > 0) {
-    if (n_v >= budget) return TraversalEnd::paused;
-    const NodePair p = stack[--size];
-    ++n_v;
+  // Locals, written back on return: through the references, the counters would round-trip
+  // through memory around every call the callbacks make.
+  std::uint32_t top = size;
+  std::uint64_t visited = n_v;
+  const auto end = [&](TraversalEnd how) {
+    size = top;
+    n_v = visited;
+    return how;
+  };
+  while (top > 0) {
+    if (visited >= budget) return end(TraversalEnd::paused);
+    const NodePair p = stack[--top];
+    ++visited;
     if (!overlap(p.env, p.fly)) {
       if (p.fly == 0) settled(p.env, true);
       continue;
@@ -55,18 +64,18 @@ TraversalEnd traverse_trees(const TreeTopology& env, const TreeTopology& fly, No
     const bool env_leaf = env.is_leaf(p.env), fly_leaf = fly.is_leaf(p.fly);
     if (env_leaf && fly_leaf) {
       if (p.fly == 0) settled(p.env, false);
-      if (leaf_pairs(p.env, p.fly)) return TraversalEnd::stopped;
+      if (leaf_pairs(p.env, p.fly)) return end(TraversalEnd::stopped);
     } else if (!env_leaf && (fly_leaf || descend_env(p.env, p.fly))) {
       // Right pushed first so the left child is visited first, as in the recursion.
-      stack[size++] = {env.right(p.env), p.fly};
-      stack[size++] = {env.left(p.env), p.fly};
+      stack[top++] = {env.right(p.env), p.fly};
+      stack[top++] = {env.left(p.env), p.fly};
     } else {
       if (p.fly == 0) settled(p.env, false);
-      stack[size++] = {p.env, fly.right(p.fly)};
-      stack[size++] = {p.env, fly.left(p.fly)};
+      stack[top++] = {p.env, fly.right(p.fly)};
+      stack[top++] = {p.env, fly.left(p.fly)};
     }
   }
-  return TraversalEnd::finished;
+  return end(TraversalEnd::finished);
 }
 
 }  // namespace kdop
