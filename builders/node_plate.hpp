@@ -39,8 +39,9 @@ NodePlates node_plates(const TreeTopology& topology, const LeafTriangles& triang
 // engine/leaf_test.hpp). The same float operations in the same order on every ISA. Templated on
 // the caller's ISA tag so each per-ISA query keeps its own copy (as LeafFloats::slots is).
 template <class Arch>
-bool triangle_misses_plate(const float* plate, const float* x, const float* y, const float* z,
-                           float margin) {
+[[gnu::always_inline]] inline bool triangle_misses_plate(const float* plate, const float* x,
+                                                         const float* y, const float* z,
+                                                         float margin) {
   float p[3];
   for (int k = 0; k < 3; ++k) p[k] = (plate[0] * x[k] + plate[1] * y[k]) + plate[2] * z[k];
   const float lo01 = p[0] < p[1] ? p[0] : p[1], hi01 = p[0] > p[1] ? p[0] : p[1];
