@@ -319,7 +319,8 @@ class DopTraversal {
         box_frame_(box_frame),
         s_(s),
         shared_(shared),
-        slots_(fly.floats.template slots<Arch>()) {
+        slots_(fly.floats.template slots<Arch>()),
+        prefilter_(prefilter_pays<Arch>(fly.corner_radius)) {
     // The moved corners' arrays, looked up once per query rather than per slot.
     for (int a = 0; a < LeafTriangles::array_count; ++a) moved_[a] = s.moved.mutable_array(a);
   }
@@ -523,8 +524,8 @@ class DopTraversal {
     return uncached_key<Arch>(own, object_frame_, env_.triangles, es, whole);
   }
 
-  // Every triangle of environment leaf e misses flying node f's own DOP or lies beyond its plate,
-  // in the object's frame, by the triangles' keys (the pose's cache, or computed here): the test
+  // Every triangle of environment leaf e misses flying node f (triangle_misses_node), in the
+  // object's frame, by the triangles' keys (the pose's cache, or computed here): the test
   // leaf_pairs makes against a flying leaf, made against an inner node.
   // Out of line: the overlap test that calls it runs for every node pair and must stay inlined.
   [[gnu::noinline]] bool env_leaf_misses_node(std::uint32_t e, std::uint32_t f,
@@ -533,14 +534,18 @@ class DopTraversal {
     const std::uint32_t first = env_.topology.child_or_first[e];
     const std::uint32_t end = first + env_.topology.leaf_count[e];
     for (std::uint32_t es = first; es < end; ++es) {
-      if (!key_misses_node(env_key(keys, own, es, false), f)) return false;
+      if (!triangle_misses_node(keys, own, es, f)) return false;
     }
     return true;
   }
 
-  // An environment triangle, by its key in the object's frame, against flying node f's own DOP,
-  // then its plate along the node's mean normal (builders/node_plate.hpp).
-  bool key_misses_node(const simd::PrefilterTriangle& key, std::uint32_t f) const {
+  // Environment triangle es, by its key's corners in the object's frame, against flying node f:
+  // the node's own DOP, then its plate along the node's mean normal (builders/node_plate.hpp).
+  // Neither for objects below prefilter_pays' size.
+  bool triangle_misses_node(PrefilterKeyCache* keys, UncachedKey& own, std::uint32_t es,
+                            std::uint32_t f) const {
+    if (!prefilter_) return false;  // float tests of subnormal size: too slow to pay
+    const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
     return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
                kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin) ||
            (options_.plates &&
@@ -551,17 +556,17 @@ class DopTraversal {
   bool leaf_pairs(std::uint32_t e, std::uint32_t f, QueryResult& result,
                   PrefilterKeyCache* keys) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
-    // The environment triangle, in the object's frame, against the flying leaf's own DOP and plate.
-    auto misses_leaf = [&](const simd::PrefilterTriangle& key) { return key_misses_node(key, f); };
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
     // is computed once per triangle here: its corners first, the rest if the corners pass.
     UncachedKey own;
+    // The environment triangle, in the object's frame, against the flying leaf as a whole.
+    auto misses_leaf = [&](std::uint32_t es) { return triangle_misses_node(keys, own, es, f); };
     auto key_of = [&](std::uint32_t es, bool whole) -> const simd::PrefilterTriangle& {
       return env_key(keys, own, es, whole);
     };
     return test_leaf_pair<Arch>(env_.triangles, env_.topology, e, fly_.tree.triangles,
-                                fly_.tree.topology, f, slots_, options_.mode, moved, key_of,
-                                misses_leaf, result, shared_ ? nullptr : &s_.witness.slots);
+                                fly_.tree.topology, f, slots_, prefilter_, options_.mode, moved,
+                                key_of, misses_leaf, result, shared_ ? nullptr : &s_.witness.slots);
   }
 
   const DopTree<K>& env_;
@@ -577,6 +582,7 @@ class DopTraversal {
   bool shared_;
   simd::PrefilterSlots slots_;
   std::array<double*, LeafTriangles::array_count> moved_;  // s_.moved's arrays
+  bool prefilter_;                                         // prefilter_pays
 };
 
 template <class Arch, int K>

@@ -334,36 +334,52 @@ bool previous_witness_holds(const LeafTriangles& env_tris, const LeafTriangles& 
   return true;
 }
 
+// Whether the float prefilter (and its edge axes) is worth running for an object of this corner
+// radius: not below 2^-100 (8e-31, smaller than the readers accept), where its projections reach
+// float's subnormals, each operation a microcode assist (on the Intel Xeons of these VMs the
+// oracle tests' 1e-39 meshes took 6 minutes), and the 2^-120 underflow floor of its margins lets
+// nearly every pair through anyway. Skipping it only sends more pairs to the exact test.
+// (Arch, unused here, keeps each ISA's copy apart: see engine/isa/.)
+template <class Arch>
+bool prefilter_pays(double corner_radius) {
+  return corner_radius >= 0x1p-100;
+}
+
 // Every environment triangle of leaf `e` against every flying triangle of leaf `f`: counts n_p
 // and n_exact, and adds intersecting pairs to `result` as `mode` asks. `moved_slot(fs)` gives
 // apply_pose's coordinates of flying slot fs, `key_of(es, whole)` the prefilter key of
 // environment slot es (object_frame_key, perhaps cached; its corners only unless `whole`), and
-// `misses_leaf(corners)` may prove that the environment triangle misses the flying leaf as a whole
-// (then its pairs are not counted in n_p).
+// `misses_leaf(es)` may prove that environment triangle es misses the flying leaf as a whole
+// (then its pairs are not counted in n_p). Without `prefilter` (prefilter_pays), every pair that
+// misses_leaf lets through goes to the exact test.
 // Returns true to stop (first_contact, a contact), with the pair's slots in `witness` if given.
 template <class Arch, class MovedSlot, class KeyOf, class MissesLeaf>
 bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo, std::uint32_t e,
                     const LeafTriangles& fly_tris, const TreeTopology& fly_topo, std::uint32_t f,
-                    const simd::PrefilterSlots& slots, QueryMode mode, MovedSlot&& moved_slot,
-                    KeyOf&& key_of, MissesLeaf&& misses_leaf, QueryResult& result,
-                    WitnessSlots* witness = nullptr) {
+                    const simd::PrefilterSlots& slots, bool prefilter, QueryMode mode,
+                    MovedSlot&& moved_slot, KeyOf&& key_of, MissesLeaf&& misses_leaf,
+                    QueryResult& result, WitnessSlots* witness = nullptr) {
   const std::uint32_t f_first = fly_topo.child_or_first[f], f_count = fly_topo.leaf_count[f];
   const std::uint32_t e_first = env_topo.child_or_first[e];
   const std::uint32_t e_end = e_first + env_topo.leaf_count[e];
   for (std::uint32_t es = e_first; es < e_end; ++es) {
-    if (misses_leaf(key_of(es, false))) continue;
+    if (misses_leaf(es)) continue;
     const simd::PrefilterTriangle& key = key_of(es, true);
     result.stats.n_p += f_count;
     for (std::uint32_t done = 0; done < f_count; done += 64) {
       const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;
-      std::uint64_t bits = simd::prefilter<Arch>(key, slots, f_first + done, chunk);
+      const std::uint64_t every = chunk == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << chunk) - 1;
+      std::uint64_t bits =
+          prefilter ? simd::prefilter<Arch>(key, slots, f_first + done, chunk) : every;
       if (bits == 0) continue;
       const Triangle te = env_tris.template triangle<Arch>(es);  // only for survivors
       for (; bits != 0; bits &= bits - 1) {
         const std::uint32_t fs =
             f_first + done + static_cast<std::uint32_t>(std::countr_zero(bits));
         // (An infinite margin never separates: skip the test.)
-        if (key.edge_margin < INFINITY && simd::edge_axes_separate<Arch>(key, slots, fs)) continue;
+        if (prefilter && key.edge_margin < INFINITY &&
+            simd::edge_axes_separate<Arch>(key, slots, fs))
+          continue;
         ++result.stats.n_exact;
         if (!triangles_intersect(te, moved_slot(fs))) continue;
         result.collides = true;

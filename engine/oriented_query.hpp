@@ -279,14 +279,15 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
   auto key_of = [&](std::uint32_t es, bool whole) -> const simd::PrefilterTriangle& {
     return cached_key<Arch>(s.keys, s.epoch, object_frame, env.triangles, es, whole);
   };
+  const bool prefilter = prefilter_pays<Arch>(fly.corner_radius);
   auto leaf = [&](std::uint32_t e, std::uint32_t f) {
     // (Testing the triangle against the flying leaf's own box first, as the k-DOP query does
     // with the leaf's DOP, was measured: 23% fewer pairs for the prefilter on the swept flight,
     // no faster; the leaves of 8 are small already.)
-    auto misses_leaf = [](const simd::PrefilterTriangle&) { return false; };
+    auto misses_leaf = [](std::uint32_t) { return false; };
     return test_leaf_pair<Arch>(env.triangles, env.topology, e, fly_tris, fly.tree.topology, f,
-                                slots, options.mode, moved_slot, key_of, misses_leaf, result,
-                                &s.witness.slots);
+                                slots, prefilter, options.mode, moved_slot, key_of, misses_leaf,
+                                result, &s.witness.slots);
   };
   auto settled = [](std::uint32_t, bool) {};
   std::uint32_t size = 0;
