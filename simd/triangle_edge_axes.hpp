@@ -84,7 +84,8 @@ inline bool edge_axes_separate_scalar(const PrefilterTriangle& e, const Prefilte
       };
       const float l1 = (std::fabs(ax) + std::fabs(ay)) + std::fabs(az);
       const float m = l1 * e.edge_margin + kEdgeAxesFloor;
-      apart |= (hi(pe) + m < lo(pf)) | (hi(pf) + m < lo(pe));
+      apart |= hi(pe) + m < lo(pf);  // both sides tested, without a branch between them
+      apart |= hi(pf) + m < lo(pe);
     }
   }
   return apart;
