@@ -368,18 +368,17 @@ bool test_leaf_pair(const LeafTriangles& env_tris, const TreeTopology& env_topo,
     result.stats.n_p += f_count;
     for (std::uint32_t done = 0; done < f_count; done += 64) {
       const std::uint32_t chunk = f_count - done < 64 ? f_count - done : 64;
-      const std::uint64_t every = chunk == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << chunk) - 1;
-      std::uint64_t bits =
-          prefilter ? simd::prefilter<Arch>(key, slots, f_first + done, chunk) : every;
+      std::uint64_t bits = prefilter     ? simd::prefilter<Arch>(key, slots, f_first + done, chunk)
+                           : chunk == 64 ? ~std::uint64_t{0}
+                                         : (std::uint64_t{1} << chunk) - 1;  // every slot
       if (bits == 0) continue;
       const Triangle te = env_tris.template triangle<Arch>(es);  // only for survivors
       for (; bits != 0; bits &= bits - 1) {
         const std::uint32_t fs =
             f_first + done + static_cast<std::uint32_t>(std::countr_zero(bits));
-        // (An infinite margin never separates: skip the test.)
-        if (prefilter && key.edge_margin < INFINITY &&
-            simd::edge_axes_separate<Arch>(key, slots, fs))
-          continue;
+        // (An infinite margin never separates: skip the test. key_rest makes it infinite for
+        // objects below 2^-30, so also wherever prefilter_pays says no.)
+        if (key.edge_margin < INFINITY && simd::edge_axes_separate<Arch>(key, slots, fs)) continue;
         ++result.stats.n_exact;
         if (!triangles_intersect(te, moved_slot(fs))) continue;
         result.collides = true;
