@@ -238,12 +238,12 @@ bool exact_root_may_separate(const DopTree<K>& env, const FlyingDopTree<K>& fly,
   return !topo.is_leaf(0) && (may_gain(topo.left(0)) || may_gain(topo.right(0)));
 }
 
-// The flying DOPs' slabs in the world for simd::box_may_meet_dop: w_j = R^-T n_j (the inverse's
-// transpose, as a --matrix pose may be orthonormal only to 1e-6) rounded to float, and
-// o_j = w_j . t. The margin m_j covers, for any world point x of the environment root's box
-// (|x|_inf <= M) and a flying point that meets it:
-//   - the float span over the box: three products and two sums, at most 4 units of 2^-24 of
-//     |w_j|_1 M;
+// The flying DOPs' slabs in the world for simd::box_may_meet_dop and
+// simd::world_triangle_may_meet_dop: w_j = R^-T n_j (the inverse's transpose, as a --matrix pose
+// may be orthonormal only to 1e-6) rounded to float, and o_j = w_j . t. The margin m_j covers, for
+// any world point x of the environment root's box (|x|_inf <= M) and a flying point that meets it:
+//   - the float span over the box or a triangle: three products and two sums, at most 4 units of
+//     2^-24 of |w_j|_1 M, and a triangle's corners rounded to float, one unit more;
 //   - w_j rounded to float: 2^-24 |w_j|_1 |x - t|_inf, with |t|_inf = T;
 //   - the flying corners as the exact test sees them (apply_pose's doubles) mapped back by the
 //     computed inverse, off from the stored ones by at most 2^-48 (r + T) per coordinate, r the
@@ -539,17 +539,37 @@ class DopTraversal {
     return true;
   }
 
-  // Environment triangle es, by its key's corners in the object's frame, against flying node f:
-  // the node's own DOP, then its plate along the node's mean normal (builders/node_plate.hpp).
-  // Neither for objects below prefilter_pays' size.
+  // Environment triangle es against flying node f: the node's own DOP (its slabs mapped to the
+  // world, simd::world_triangle_may_meet_dop; the 8-DOP's in the object's frame, by the key's
+  // corners), then the node's plate along its mean normal (builders/node_plate.hpp), by the key.
+  // The key, computed only for triangles the DOP lets through, costs more than the DOP test (a
+  // double-precision move into the object's frame, then a cache entry): on the torus flight the
+  // DOP rejects 57% of these tests, the plate 3%. Neither for objects below prefilter_pays' size.
   bool triangle_misses_node(PrefilterKeyCache* keys, UncachedKey& own, std::uint32_t es,
                             std::uint32_t f) const {
     if (!prefilter_) return false;  // float tests of subnormal size: too slow to pay
+    const float* dop = fly_.tree.node_bounds(f);
+    if constexpr (K == 8) {  // no box frame (its nodes hold no box): the key's corners
+      const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
+      if (!simd::triangle_may_meet_dop<Arch, Shape::lanes>(kSlabDirections, dop, key.x, key.y,
+                                                           key.z, key.slab_margin))
+        return true;
+    } else {
+      // The world corners, rounded to float, on the node's slabs mapped to the world: most
+      // triangles end here, without the key (box_dop_frame's margin covers the rounding).
+      const LeafTriangles& t = env_.triangles;
+      float x[3], y[3], z[3];
+      for (int c = 0; c < 3; ++c) {
+        x[c] = static_cast<float>(t.x(c)[es]);
+        y[c] = static_cast<float>(t.y(c)[es]);
+        z[c] = static_cast<float>(t.z(c)[es]);
+      }
+      if (!simd::world_triangle_may_meet_dop<Arch, Shape::lanes>(box_frame_, x, y, z, dop))
+        return true;
+    }
+    if (!options_.plates) return false;
     const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
-    return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(
-               kSlabDirections, fly_.tree.node_bounds(f), key.x, key.y, key.z, key.slab_margin) ||
-           (options_.plates &&
-            triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin));
+    return triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin);
   }
 
   // `keys`: the pose's key cache of this thread, or null (each key computed where it is needed).
@@ -663,10 +683,10 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
-  // (The 8-DOP's nodes hold no box, so it has no box test.)
+  // For the box test and the environment triangles against flying nodes (the 8-DOP's nodes hold
+  // no box, so it has neither).
   const simd::BoxDopFrame<DopShape<K>::lanes> box_frame =
-      K != 8 && options.boxes ? box_dop_frame<Arch, K>(env, object_frame)
-                              : simd::BoxDopFrame<DopShape<K>::lanes>{};
+      K != 8 ? box_dop_frame<Arch, K>(env, object_frame) : simd::BoxDopFrame<DopShape<K>::lanes>{};
 
   // Start from the root pair, or from the previous pose's cut (in depth-first order: the first
   // settled node on top).

@@ -75,4 +75,51 @@ template <class Arch, int Lanes>
   }
 }
 
+// False if some slab of `dop` (object frame) separates it from the world triangle with corners
+// (x[k], y[k], z[k]): the corners' spans along w_j, as for a box. The frame's margin covers
+// corners rounded to float from anywhere in the environment root's box. It spares the
+// environment triangle's move into the object's frame (engine/leaf_test.hpp, a key) for the
+// triangles a flying node's DOP rejects.
+template <int Lanes>
+inline bool world_triangle_may_meet_dop_scalar(const BoxDopFrame<Lanes>& f, const float* x,
+                                               const float* y, const float* z, const float* dop) {
+  bool ok = true;
+  for (int j = 0; j < Lanes; ++j) {
+    float p[3];
+    for (int k = 0; k < 3; ++k) p[k] = (f.wx[j] * x[k] + f.wy[j] * y[k]) + f.wz[j] * z[k];
+    // As minps / maxps: the first operand if it is smaller (larger), else the second.
+    const float lo01 = p[0] < p[1] ? p[0] : p[1], hi01 = p[0] > p[1] ? p[0] : p[1];
+    const float lo = lo01 < p[2] ? lo01 : p[2], hi = hi01 > p[2] ? hi01 : p[2];
+    ok &= !(lo > dop[Lanes + j] + f.off_hi[j]) && !(hi < dop[j] + f.off_lo[j]);
+  }
+  return ok;
+}
+
+template <class Arch, int Lanes>
+[[gnu::always_inline]] inline bool world_triangle_may_meet_dop(const BoxDopFrame<Lanes>& f,
+                                                               const float* x, const float* y,
+                                                               const float* z, const float* dop) {
+  if constexpr (is_scalar<Arch>) {
+    return world_triangle_may_meet_dop_scalar<Lanes>(f, x, y, z, dop);
+  } else {
+    using Block = xsimd::batch<float, FitArch<Arch, Lanes>>;
+    constexpr int width = static_cast<int>(Block::size);
+    const auto block_apart = [&](int from) {
+      const Block wx = Block::load_unaligned(f.wx + from), wy = Block::load_unaligned(f.wy + from);
+      const Block wz = Block::load_unaligned(f.wz + from);
+      Block p[3];
+      for (int k = 0; k < 3; ++k) p[k] = (wx * Block(x[k]) + wy * Block(y[k])) + wz * Block(z[k]);
+      const Block lo = xsimd::min(xsimd::min(p[0], p[1]), p[2]);
+      const Block hi = xsimd::max(xsimd::max(p[0], p[1]), p[2]);
+      return (lo >
+              Block::load_unaligned(dop + Lanes + from) + Block::load_unaligned(f.off_hi + from)) |
+             (hi < Block::load_unaligned(dop + from) + Block::load_unaligned(f.off_lo + from));
+    };
+    auto apart = block_apart(0);
+    for (int b = 1; b * width < Lanes; ++b)
+      apart = apart | block_apart(block_start(b, width, Lanes));
+    return !xsimd::any(apart);
+  }
+}
+
 }  // namespace kdop::simd

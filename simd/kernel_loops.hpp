@@ -90,6 +90,16 @@ void box_dop_many(const BoxDopFrame<Lanes>& frame, const float* boxes, const flo
 }
 
 template <class Arch, int Lanes>
+void world_triangle_dop_many(const BoxDopFrame<Lanes>& frame, const float* corners,
+                             const float* dops, std::size_t n, std::uint8_t* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const float* c = corners + 9 * i;
+    const float x[3] = {c[0], c[3], c[6]}, y[3] = {c[1], c[4], c[7]}, z[3] = {c[2], c[5], c[8]};
+    out[i] = world_triangle_may_meet_dop<Arch, Lanes>(frame, x, y, z, dops + 2 * Lanes * i);
+  }
+}
+
+template <class Arch, int Lanes>
 void tumble_affine_many(const AffineFrame<Lanes>& frame, const float* nodes, std::size_t n,
                         float* out) {
   for (std::size_t i = 0; i < n; ++i) {
@@ -105,6 +115,7 @@ KernelTable<Lanes> make_kernel_table() {
           &triangle_dop_many<Arch, Lanes>,
           &prefilter_many<Arch>,
           &box_dop_many<Arch, Lanes>,
+          &world_triangle_dop_many<Arch, Lanes>,
           &tumble_affine_many<Arch, Lanes>};
 }
 

@@ -43,6 +43,10 @@ struct KernelTable {
   // boxes + 6 i), DOP i (2 * Lanes floats at dops + 2 Lanes i)).
   void (*box_dop_many)(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
                        std::size_t n, std::uint8_t* out);
+  // out[i] = world_triangle_may_meet_dop(frame, triangle i's corners (x, y, z of corner 0, 1,
+  // 2: 9 floats at corners + 9 i), DOP i (2 * Lanes floats at dops + 2 Lanes i)).
+  void (*world_triangle_dop_many)(const BoxDopFrame<Lanes>& frame, const float* corners,
+                                  const float* dops, std::size_t n, std::uint8_t* out);
   // For node i (2 * Lanes floats at nodes + 2 Lanes i): tumble_affine into out + 2 Lanes i.
   void (*tumble_affine_many)(const AffineFrame<Lanes>& frame, const float* nodes, std::size_t n,
                              float* out);
@@ -97,6 +101,9 @@ void box_separation_many(const double* boxes, const double* centres, const float
 template <class Arch, int Lanes>
 void box_dop_many(const BoxDopFrame<Lanes>& frame, const float* boxes, const float* dops,
                   std::size_t n, std::uint8_t* out);
+template <class Arch, int Lanes>
+void world_triangle_dop_many(const BoxDopFrame<Lanes>& frame, const float* corners,
+                             const float* dops, std::size_t n, std::uint8_t* out);
 template <class Arch>
 void edge_axes_many(const PrefilterTriangle* triangles, const PrefilterSlots& slots,
                     const std::uint32_t* slot, std::size_t n, std::uint8_t* out);

@@ -374,6 +374,31 @@ void check_triangle_dop(Isa isa) {
   EXPECT_LT(rejected, static_cast<int>(n - n / 20));
 }
 
+// A DOP on the grid over `slabs` slabs (padding lanes: [-inf, inf]), into dop[0, 2 Lanes).
+template <int Lanes>
+void grid_dop(std::uint64_t& rng, int slabs, float* dop) {
+  for (int j = 0; j < Lanes; ++j) {
+    float a = grid(rng), b = grid(rng);
+    if (a > b) std::swap(a, b);
+    dop[j] = j < slabs ? a : -std::numeric_limits<float>::infinity();
+    dop[Lanes + j] = j < slabs ? b : std::numeric_limits<float>::infinity();
+  }
+}
+
+// A frame of world directions and offsets on the grid, with a margin of (trial - 1) / 4 (none in
+// trial 0).
+template <int Lanes>
+BoxDopFrame<Lanes> grid_box_frame(std::uint64_t& rng, int slabs, int trial) {
+  BoxDopFrame<Lanes> f{};
+  for (int j = 0; j < slabs; ++j) {
+    f.wx[j] = grid(rng), f.wy[j] = grid(rng), f.wz[j] = grid(rng);
+    const float o = grid(rng), m = trial == 0 ? 0.0f : 0.25f * static_cast<float>(trial - 1);
+    f.off_lo[j] = o - m;
+    f.off_hi[j] = o + m;
+  }
+  return f;
+}
+
 // Boxes against DOPs through a frame of world directions and offsets (simd/box_against_dop.hpp),
 // all on the grid, so every product and sum is exact in float and touching is frequent: every ISA
 // agrees with the scalar reference, and a rejection is a real separation, the box's exact span
@@ -393,23 +418,11 @@ void check_box_dop(Isa isa) {
       boxes[6 * i + a] = u;
       boxes[6 * i + 3 + a] = v;
     }
-    float* dop = dops.data() + 2 * Lanes * i;
-    for (int j = 0; j < Lanes; ++j) {
-      float a = grid(rng), b = grid(rng);
-      if (a > b) std::swap(a, b);
-      dop[j] = j < slabs ? a : -std::numeric_limits<float>::infinity();
-      dop[Lanes + j] = j < slabs ? b : std::numeric_limits<float>::infinity();
-    }
+    grid_dop<Lanes>(rng, slabs, dops.data() + 2 * Lanes * i);
   }
   int rejected = 0;
   for (int trial = 0; trial < 4; ++trial) {
-    BoxDopFrame<Lanes> f{};
-    for (int j = 0; j < slabs; ++j) {
-      f.wx[j] = grid(rng), f.wy[j] = grid(rng), f.wz[j] = grid(rng);
-      const float o = grid(rng), m = trial == 0 ? 0.0f : 0.25f * static_cast<float>(trial - 1);
-      f.off_lo[j] = o - m;
-      f.off_hi[j] = o + m;
-    }
+    const BoxDopFrame<Lanes> f = grid_box_frame<Lanes>(rng, slabs, trial);
     std::vector<std::uint8_t> expected(n), actual(n);
     ref.box_dop_many(f, boxes.data(), dops.data(), n, expected.data());
     vec.box_dop_many(f, boxes.data(), dops.data(), n, actual.data());
@@ -461,6 +474,65 @@ void check_box_dop(Isa isa) {
   };
   EXPECT_TRUE(all_pass(open, boxes)) << to_string(isa) << ": infinite offsets";
   EXPECT_TRUE(all_pass(finite, everything)) << to_string(isa) << ": boxes spanning everything";
+}
+
+// World triangles against DOPs through the same frame (simd/box_against_dop.hpp), on the grid
+// as above: every ISA agrees with the scalar reference, a rejection is a real separation (the
+// corners' exact projections beyond the shifted interval along some slab), and infinite offsets
+// never reject.
+template <int Lanes>
+void check_world_triangle_dop(Isa isa) {
+  constexpr int slabs = Lanes == 4 ? 3 : Lanes == 8 ? 7 : Lanes == 12 ? 9 : 13;
+  const KernelTable<Lanes> ref = kernel_table<Lanes>(Isa::scalar);
+  const KernelTable<Lanes> vec = kernel_table<Lanes>(isa);
+  std::uint64_t rng = 53 + Lanes;
+  const std::size_t n = 3000;
+  std::vector<float> corners(9 * n), dops(2 * Lanes * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 9; ++c) corners[9 * i + c] = grid(rng);
+    grid_dop<Lanes>(rng, slabs, dops.data() + 2 * Lanes * i);
+  }
+  int rejected = 0;
+  for (int trial = 0; trial < 4; ++trial) {
+    const BoxDopFrame<Lanes> f = grid_box_frame<Lanes>(rng, slabs, trial);
+    std::vector<std::uint8_t> expected(n), actual(n);
+    ref.world_triangle_dop_many(f, corners.data(), dops.data(), n, expected.data());
+    vec.world_triangle_dop_many(f, corners.data(), dops.data(), n, actual.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(actual[i], expected[i])
+          << to_string(isa) << " trial " << trial << " triangle " << i;
+      if (expected[i]) continue;
+      ++rejected;
+      const float* c = corners.data() + 9 * i;
+      const float* dop = dops.data() + 2 * Lanes * i;
+      bool separated = false;
+      for (int j = 0; j < slabs; ++j) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < 3; ++k) {
+          const double p = double{f.wx[j]} * c[3 * k] + double{f.wy[j]} * c[3 * k + 1] +
+                           double{f.wz[j]} * c[3 * k + 2];
+          lo = std::min(lo, p), hi = std::max(hi, p);
+        }
+        separated = separated || lo > double{dop[Lanes + j]} + f.off_hi[j] ||
+                    hi < double{dop[j]} + f.off_lo[j];
+      }
+      ASSERT_TRUE(separated) << "triangle " << i << " rejected without a separating slab";
+    }
+  }
+  EXPECT_GT(rejected, static_cast<int>(4 * n / 20));
+  EXPECT_LT(rejected, static_cast<int>(4 * n - 4 * n / 20));
+  BoxDopFrame<Lanes> open{};
+  for (int j = 0; j < slabs; ++j) {
+    open.wx[j] = grid(rng), open.wy[j] = grid(rng), open.wz[j] = grid(rng);
+    open.off_lo[j] = -std::numeric_limits<float>::infinity();
+    open.off_hi[j] = std::numeric_limits<float>::infinity();
+  }
+  std::vector<std::uint8_t> ref_out(n), vec_out(n);
+  ref.world_triangle_dop_many(open, corners.data(), dops.data(), n, ref_out.data());
+  vec.world_triangle_dop_many(open, corners.data(), dops.data(), n, vec_out.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(ref_out[i] && vec_out[i]) << to_string(isa) << ": infinite offsets, triangle " << i;
+  }
 }
 
 // The affine re-alignment: random frames (indices anywhere in the node's 2 Lanes floats, weights
@@ -531,6 +603,10 @@ TEST(Kernels, EveryIsaMatchesTheScalarReference) {
     check_box_dop<8>(isa);
     check_box_dop<12>(isa);
     check_box_dop<16>(isa);
+    check_world_triangle_dop<4>(isa);
+    check_world_triangle_dop<8>(isa);
+    check_world_triangle_dop<12>(isa);
+    check_world_triangle_dop<16>(isa);
     check_tumble_affine<4>(isa);
     check_tumble_affine<8>(isa);
     check_tumble_affine<12>(isa);
