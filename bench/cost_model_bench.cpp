@@ -276,13 +276,35 @@ void BM_Cp_TriangleDop(benchmark::State& state, simd::Isa isa) {
   state.counters["pass_frac"] = static_cast<double>(pass) / static_cast<double>(out.size());
 }
 
+// n flying DOPs: every other one the root's (a pair against it mostly passes), the rest a random
+// node's (mostly rejected).
+template <int K>
+std::vector<float> root_and_random_dops(const FlyingDopTree<K>& fly, std::size_t n,
+                                        std::uint64_t seed) {
+  constexpr int F = DopShape<K>::floats;
+  std::uint64_t rng = seed;
+  std::vector<float> d(n * F);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t node = i % 2 ? 0 : draw_index(rng, fly.tree.topology.node_count());
+    std::copy_n(fly.tree.node_bounds(node), F, d.data() + i * F);
+  }
+  return d;
+}
+
+// The share of the pairs a filter let through.
+void report_pass_frac(benchmark::State& state, const std::vector<std::uint8_t>& out) {
+  std::size_t pass = 0;
+  for (std::uint8_t o : out) pass += o;
+  state.counters["pass_frac"] = static_cast<double>(pass) / static_cast<double>(out.size());
+}
+
 // The environment box against a flying DOP in the object's frame (simd/box_against_dop.hpp), as
 // the query tests it where either node is a leaf, through one flight pose's frame: every other
 // pair the environment root's box against the torus root's DOP (it passes), the rest random
 // nodes' (most are rejected). Time per box-DOP pair.
 template <int K>
 void BM_Cv_BoxDop(benchmark::State& state, simd::Isa isa) {
-  constexpr int F = DopShape<K>::floats, L = DopShape<K>::lanes;
+  constexpr int L = DopShape<K>::lanes;
   const DopTree<K>& env = env_tree<K>();
   const FlyingDopTree<K>& fly = fly_tree<K>();
   constexpr std::size_t n = 4096;
@@ -298,15 +320,7 @@ void BM_Cv_BoxDop(benchmark::State& state, simd::Isa isa) {
     }
     return b;
   }();
-  static const std::vector<float> dops = [&] {
-    std::uint64_t rng = 31;
-    std::vector<float> d(n * F);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t node = i % 2 ? 0 : draw_index(rng, fly.tree.topology.node_count());
-      std::copy_n(fly.tree.node_bounds(node), F, d.data() + i * F);
-    }
-    return d;
-  }();
+  static const std::vector<float> dops = root_and_random_dops(fly, n, 31);
   const Pose pose = flight_poses(1, 13).front();
   const simd::BoxDopFrame<L> frame = box_dop_frame<simd::ScalarArch, K>(
       env, make_object_frame<simd::ScalarArch>(fly.corner_radius, pose));
@@ -318,9 +332,53 @@ void BM_Cv_BoxDop(benchmark::State& state, simd::Isa isa) {
     benchmark::ClobberMemory();
   }
   report_per_op(state, n);
-  std::size_t pass = 0;
-  for (std::uint8_t o : out) pass += o;
-  state.counters["pass_frac"] = static_cast<double>(pass) / static_cast<double>(n);
+  report_pass_frac(state, out);
+}
+
+// The environment triangle against a flying node's DOP through the same frame
+// (simd::world_triangle_may_meet_dop), as the query tests an environment leaf's triangles against
+// a flying node, at one flight pose: 4,096 environment triangles that meet the torus root's DOP
+// there (their world corners rounded to float, cycled if fewer), every other one against that
+// root (it passes) and the rest against a random node's DOP (most are rejected). Time per
+// triangle-DOP pair; the key it spares is BM_Cp_TriangleDop's input.
+template <int K>
+void BM_Cp_WorldTriangleDop(benchmark::State& state, simd::Isa isa) {
+  constexpr int L = DopShape<K>::lanes;
+  constexpr std::size_t n = 4096;
+  const DopTree<K>& env = env_tree<K>();
+  const FlyingDopTree<K>& fly = fly_tree<K>();
+  const Pose pose = flight_poses(1, 13).front();
+  const simd::BoxDopFrame<L> frame = box_dop_frame<simd::ScalarArch, K>(
+      env, make_object_frame<simd::ScalarArch>(fly.corner_radius, pose));
+  static const std::vector<float> corners = [&] {
+    const LeafTriangles& t = env.triangles;
+    std::vector<float> near;
+    for (std::uint32_t s = 0; s < t.size() && near.size() < 9 * n; ++s) {
+      float c[9];
+      for (int k = 0; k < 3; ++k) {
+        c[k] = static_cast<float>(t.x(k)[s]);
+        c[3 + k] = static_cast<float>(t.y(k)[s]);
+        c[6 + k] = static_cast<float>(t.z(k)[s]);
+      }
+      if (simd::world_triangle_may_meet_dop_scalar<L>(frame, c, c + 3, c + 6,
+                                                      fly.tree.node_bounds(0))) {
+        for (int k = 0; k < 3; ++k) near.insert(near.end(), {c[k], c[3 + k], c[6 + k]});
+      }
+    }
+    std::vector<float> out(9 * n);
+    for (std::size_t i = 0; i < out.size() && !near.empty(); ++i) out[i] = near[i % near.size()];
+    return out;
+  }();
+  static const std::vector<float> dops = root_and_random_dops(fly, n, 37);
+  const auto table = simd::kernel_table<L>(isa);
+  std::vector<std::uint8_t> out(n);
+  for (auto _ : state) {
+    table.world_triangle_dop_many(frame, corners.data(), dops.data(), n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_op(state, n);
+  report_pass_frac(state, out);
 }
 
 // C_u, vertex method: every non-root node of the torus hierarchy under 8 poses.
@@ -702,6 +760,9 @@ void register_k(simd::Isa isa) {
   benchmark::RegisterBenchmark(("BM_Cp_TriangleDop" + suffix).c_str(), BM_Cp_TriangleDop<K>, isa)
       ->MinTime(kMinTime);
   benchmark::RegisterBenchmark(("BM_Cv_BoxDop" + suffix).c_str(), BM_Cv_BoxDop<K>, isa)
+      ->MinTime(kMinTime);
+  benchmark::RegisterBenchmark(("BM_Cp_WorldTriangleDop" + suffix).c_str(),
+                               BM_Cp_WorldTriangleDop<K>, isa)
       ->MinTime(kMinTime);
 }
 

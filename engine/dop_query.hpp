@@ -251,6 +251,10 @@ bool exact_root_may_separate(const DopTree<K>& env, const FlyingDopTree<K>& fly,
 //   - the float sum lo_j + off (2^-24 of |n_j|_1 r + |o_j| + m_j) and the underflow floor.
 // 2^-20 of |w_j|_1 (M + T) + |o_j| + |n_j|_1 r, plus 2^-44 |n_j|_1 (M + T + r), holds them all
 // with room. Where those magnitudes pass 1e36 (float's range nears), the slab never rejects.
+// (M bounds every environment corner: directions 0-2 are the axes for every K but 8, and the
+// leaves' DOPs are the corners' ranges rounded outward.) The margin scales with the scene, not
+// with one triangle as a key's does: for an object tiny against a far environment the tests
+// through this frame part less, never wrongly.
 template <class Arch, int K>
 simd::BoxDopFrame<DopShape<K>::lanes> box_dop_frame(const DopTree<K>& env,
                                                     const ObjectFrame& object_frame) {
@@ -345,9 +349,9 @@ class DopTraversal {
     // Inlined into the traversal loop on every ISA (GCC left it out of line for some).
     auto overlap = [&](std::uint32_t e, std::uint32_t f) __attribute__((always_inline)) {
       // An environment leaf against a flying node not yet tumbled in this pose (other than the
-      // root): the leaf's box, then its triangles (their keys, in the object's frame, cached per
-      // pose) against the node's own DOP and plate, before the tumble. On the flights most such
-      // pairs end there, and the node is never tumbled ("Environment leaves against the flying
+      // root): the leaf's box, then its triangles against the node's own DOP (in the world) and
+      // plate (by the triangles' keys, cached per pose), before the tumble. On the flights most
+      // such pairs end there, and the node is never tumbled ("Environment leaves against the flying
       // nodes' own DOPs" in docs/design-notes.md). Either way a pair passes only all three tests
       // (slab, box, triangles; on the tumbled path a flying leaf's triangles are tested in
       // leaf_pairs, which counts no pair for a triangle that misses), so the answers and the
@@ -524,8 +528,7 @@ class DopTraversal {
     return uncached_key<Arch>(own, object_frame_, env_.triangles, es, whole);
   }
 
-  // Every triangle of environment leaf e misses flying node f (triangle_misses_node), in the
-  // object's frame, by the triangles' keys (the pose's cache, or computed here): the test
+  // Every triangle of environment leaf e misses flying node f (triangle_misses_node): the test
   // leaf_pairs makes against a flying leaf, made against an inner node.
   // Out of line: the overlap test that calls it runs for every node pair and must stay inlined.
   [[gnu::noinline]] bool env_leaf_misses_node(std::uint32_t e, std::uint32_t f,
@@ -541,19 +544,23 @@ class DopTraversal {
 
   // Environment triangle es against flying node f: the node's own DOP (its slabs mapped to the
   // world, simd::world_triangle_may_meet_dop; the 8-DOP's in the object's frame, by the key's
-  // corners), then the node's plate along its mean normal (builders/node_plate.hpp), by the key.
-  // The key, computed only for triangles the DOP lets through, costs more than the DOP test (a
-  // double-precision move into the object's frame, then a cache entry): on the torus flight the
-  // DOP rejects 57% of these tests, the plate 3%. Neither for objects below prefilter_pays' size.
+  // corners), then the node's plate along its mean normal (builders/node_plate.hpp), by the key
+  // (the pose's cache, or computed into `own`). The key, computed only for triangles the DOP lets
+  // through, costs more than the DOP test (a double-precision move into the object's frame, then a
+  // cache entry): on the torus flight (kdop32, measured with the DOP test in the object's frame)
+  // the DOP rejected 57% of these tests and the plate 3% of all (8% of the DOP's survivors).
+  // Neither for objects below prefilter_pays' size.
   bool triangle_misses_node(PrefilterKeyCache* keys, UncachedKey& own, std::uint32_t es,
                             std::uint32_t f) const {
     if (!prefilter_) return false;  // float tests of subnormal size: too slow to pay
     const float* dop = fly_.tree.node_bounds(f);
-    if constexpr (K == 8) {  // no box frame (its nodes hold no box): the key's corners
+    if constexpr (K == 8) {
+      // No box frame: without axis slabs the environment root bounds no box for its margin.
       const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
-      if (!simd::triangle_may_meet_dop<Arch, Shape::lanes>(kSlabDirections, dop, key.x, key.y,
-                                                           key.z, key.slab_margin))
-        return true;
+      return !simd::triangle_may_meet_dop<Arch, Shape::lanes>(kSlabDirections, dop, key.x, key.y,
+                                                              key.z, key.slab_margin) ||
+             (options_.plates && triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y,
+                                                             key.z, key.slab_margin));
     } else {
       // The world corners, rounded to float, on the node's slabs mapped to the world: most
       // triangles end here, without the key (box_dop_frame's margin covers the rounding).
@@ -566,10 +573,10 @@ class DopTraversal {
       }
       if (!simd::world_triangle_may_meet_dop<Arch, Shape::lanes>(box_frame_, x, y, z, dop))
         return true;
+      if (!options_.plates) return false;
+      const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
+      return triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin);
     }
-    if (!options_.plates) return false;
-    const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
-    return triangle_misses_plate<Arch>(fly_.plates.node(f), key.x, key.y, key.z, key.slab_margin);
   }
 
   // `keys`: the pose's key cache of this thread, or null (each key computed where it is needed).
@@ -577,9 +584,10 @@ class DopTraversal {
                   PrefilterKeyCache* keys) const {
     auto moved = [&](std::uint32_t fs) { return moved_slot(fs); };
     // Without a cache (a task on an arena slot past DopQueryScratch::task_key_caches), each key
-    // is computed once per triangle here: its corners first, the rest if the corners pass.
+    // is computed once per triangle here: its corners first (for the plate), the rest if the
+    // triangle passes the leaf's DOP and plate.
     UncachedKey own;
-    // The environment triangle, in the object's frame, against the flying leaf as a whole.
+    // The environment triangle against the flying leaf as a whole.
     auto misses_leaf = [&](std::uint32_t es) { return triangle_misses_node(keys, own, es, f); };
     auto key_of = [&](std::uint32_t es, bool whole) -> const simd::PrefilterTriangle& {
       return env_key(keys, own, es, whole);

@@ -92,7 +92,8 @@ template <class Arch>
 }
 
 // The first part of a key: the corners in float and their slab margin, enough to test the
-// triangle against a flying leaf's DOP (simd/triangle_dop.hpp) before the rest is worth computing.
+// triangle against a flying node's plate (and the 8-DOP's DOP, simd/triangle_dop.hpp) before the
+// rest is worth computing.
 template <class Arch>
 void key_corners(const MovedCorners& m, simd::PrefilterTriangle& key) {
   for (int k = 0; k < 3; ++k) {
@@ -182,7 +183,8 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
 // a triangle of an environment leaf meets several flying leaves, and its key costs about 50 ns
 // (a fifth of a torus-flight query with K = 26 before this cache). An entry is valid for the pose
 // whose epoch it carries; its key is whole when `whole` says so, else only key_corners' part
-// (enough for the leaf's DOP test). Sized once (engine/dop_query.cpp, oriented_query.cpp).
+// (enough for the plate test and the 8-DOP's DOP test). Sized once (engine/dop_query.cpp,
+// oriented_query.cpp).
 struct alignas(64) PrefilterKeyCache {  // a cache line of its own: one per thread in a split
   static constexpr std::uint32_t query_entries = 4096;  // the size of a whole query's cache
   std::uint32_t mask = 0;                               // entries - 1, entries a power of two
@@ -190,7 +192,7 @@ struct alignas(64) PrefilterKeyCache {  // a cache line of its own: one per thre
   std::vector<std::uint8_t> whole;
   std::vector<simd::PrefilterTriangle> keys;
   // The moved corners behind the last key filled with its corners only: a triangle that passes
-  // the leaf's DOP test asks for the rest of its key next, which needs them again.
+  // the flying leaf's DOP and plate asks for the rest of its key next, which needs them again.
   MovedCorners last_moved;
   std::uint32_t last_slot = 0, last_epoch = 0;
 
@@ -243,7 +245,7 @@ const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_
 
 // One environment triangle's key at a time, without a cache, for concurrent tasks (they share
 // no PrefilterKeyCache): the corners when the triangle comes, the rest only if it passes the
-// leaf's DOP test, from the same moved corners.
+// flying leaf's DOP and plate, from the same moved corners.
 struct UncachedKey {
   simd::PrefilterTriangle key;
   MovedCorners moved;

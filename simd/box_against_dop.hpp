@@ -8,8 +8,10 @@
 // If that span misses [lo_j + o_j, hi_j + o_j] by more than the rounding bound, slab j separates
 // the box from the flying node, and so from everything either holds (Gottschalk et al. 1996,
 // section 4: any direction is a valid separating axis; the k-DOP's own are the ones at hand).
-// The offsets and margins are the frame's (engine/dop_query.hpp derives them). Every ISA computes
-// the same float operations in the same order as the scalar reference.
+// The same frame tests an environment triangle, its three world corners in place of the box's
+// span (world_triangle_may_meet_dop, below). The offsets and margins are the frame's
+// (engine/dop_query.hpp derives them). Every ISA computes the same float operations in the same
+// order as the scalar reference.
 #include "simd/arch.hpp"
 
 namespace kdop::simd {

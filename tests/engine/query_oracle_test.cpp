@@ -620,9 +620,10 @@ TEST(QueryOracle, ContactAtAPlatesExtremeCorner) {
 // over the box cancels), rotations orthonormal only to about 1e-6 (as --matrix allows), and in two
 // trials of three, far triangles in the environment, so that its root's box (which sets the
 // margin) is larger than the touching leaf's and the leaf is reached through inner nodes.
-// (Without its margin, this test fails.)
+// The triangle itself through the same frame (the environment triangles' test against flying
+// nodes) touches the same way. (Without the frame's margin, this test fails.)
 template <int K>
-void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
+void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight, int& tight_triangles) {
   using Shape = DopShape<K>;
   for (int trial = 0; trial < 40; ++trial) {
     const Mesh object = random_triangles(rng, 12);
@@ -691,20 +692,31 @@ void check_box_corner_contacts(std::uint64_t& rng, int& checked, int& tight) {
                            float_above(std::max({p0.z, p1.z, p2.z}))};
       tight += !simd::box_may_meet_dop<simd::ScalarArch, Shape::lanes>(bare, lo, hi,
                                                                        fly.tree.node_bounds(0));
+      // The same for the triangle itself through that frame (its corners rounded to nearest, as
+      // the environment triangles' test against flying nodes sees them).
+      const float tx[3] = {static_cast<float>(p0.x), static_cast<float>(p1.x),
+                           static_cast<float>(p2.x)};
+      const float ty[3] = {static_cast<float>(p0.y), static_cast<float>(p1.y),
+                           static_cast<float>(p2.y)};
+      const float tz[3] = {static_cast<float>(p0.z), static_cast<float>(p1.z),
+                           static_cast<float>(p2.z)};
+      tight_triangles += !simd::world_triangle_may_meet_dop<simd::ScalarArch, Shape::lanes>(
+          bare, tx, ty, tz, fly.tree.node_bounds(0));
     }
   }
 }
 
 TEST(QueryOracle, ContactAtABoxCornerOnEverySlab) {
   std::uint64_t rng = 79;
-  int checked = 0, tight = 0;
-  check_box_corner_contacts<6>(rng, checked, tight);
-  check_box_corner_contacts<14>(rng, checked, tight);
-  check_box_corner_contacts<18>(rng, checked, tight);
-  check_box_corner_contacts<26>(rng, checked, tight);
-  check_box_corner_contacts<32>(rng, checked, tight);
+  int checked = 0, tight = 0, tight_triangles = 0;
+  check_box_corner_contacts<6>(rng, checked, tight, tight_triangles);
+  check_box_corner_contacts<14>(rng, checked, tight, tight_triangles);
+  check_box_corner_contacts<18>(rng, checked, tight, tight_triangles);
+  check_box_corner_contacts<26>(rng, checked, tight, tight_triangles);
+  check_box_corner_contacts<32>(rng, checked, tight, tight_triangles);
   EXPECT_GT(checked, 1000);
   EXPECT_GE(tight, 20);
+  EXPECT_GE(tight_triangles, 20);  // 831 here
 }
 
 // Every BV type on every ISA this CPU supports, with the default builders.
