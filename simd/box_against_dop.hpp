@@ -13,6 +13,7 @@
 // (engine/dop_query.hpp derives them). Every ISA computes the same float operations in the same
 // order as the scalar reference.
 #include "simd/arch.hpp"
+#include "simd/triangle_dop.hpp"
 
 namespace kdop::simd {
 
@@ -78,7 +79,8 @@ template <class Arch, int Lanes>
 }
 
 // False if some slab of `dop` (object frame) separates it from the world triangle with corners
-// (x[k], y[k], z[k]): the corners' spans along w_j, as for a box. The frame's margin covers
+// (x[k], y[k], z[k]): the corners' range along w_j (triangle_span, as triangle_may_meet_dop
+// projects them), against the slab shifted as for a box. The frame's margin covers
 // corners rounded to float from anywhere in the environment root's box. It spares the
 // environment triangle's move into the object's frame (engine/leaf_test.hpp, a key) for the
 // triangles a flying node's DOP rejects.
@@ -87,11 +89,8 @@ inline bool world_triangle_may_meet_dop_scalar(const BoxDopFrame<Lanes>& f, cons
                                                const float* y, const float* z, const float* dop) {
   bool ok = true;
   for (int j = 0; j < Lanes; ++j) {
-    float p[3];
-    for (int k = 0; k < 3; ++k) p[k] = (f.wx[j] * x[k] + f.wy[j] * y[k]) + f.wz[j] * z[k];
-    // As minps / maxps: the first operand if it is smaller (larger), else the second.
-    const float lo01 = p[0] < p[1] ? p[0] : p[1], hi01 = p[0] > p[1] ? p[0] : p[1];
-    const float lo = lo01 < p[2] ? lo01 : p[2], hi = hi01 > p[2] ? hi01 : p[2];
+    float lo, hi;
+    triangle_span_scalar(f.wx[j], f.wy[j], f.wz[j], x, y, z, lo, hi);
     ok &= !(lo > dop[Lanes + j] + f.off_hi[j]) && !(hi < dop[j] + f.off_lo[j]);
   }
   return ok;
@@ -109,10 +108,8 @@ template <class Arch, int Lanes>
     const auto block_apart = [&](int from) {
       const Block wx = Block::load_unaligned(f.wx + from), wy = Block::load_unaligned(f.wy + from);
       const Block wz = Block::load_unaligned(f.wz + from);
-      Block p[3];
-      for (int k = 0; k < 3; ++k) p[k] = (wx * Block(x[k]) + wy * Block(y[k])) + wz * Block(z[k]);
-      const Block lo = xsimd::min(xsimd::min(p[0], p[1]), p[2]);
-      const Block hi = xsimd::max(xsimd::max(p[0], p[1]), p[2]);
+      Block lo, hi;
+      triangle_span(wx, wy, wz, x, y, z, lo, hi);
       return (lo >
               Block::load_unaligned(dop + Lanes + from) + Block::load_unaligned(f.off_hi + from)) |
              (hi < Block::load_unaligned(dop + from) + Block::load_unaligned(f.off_lo + from));
