@@ -170,6 +170,45 @@ TEST(BoxSeparation, EveryIsaEqualsTheLaneReference) {
   }
 }
 
+// At the boundary: B's centre moved along a random direction to where the reference's answer
+// flips (bisection), then stepped by a few float ulps of d around that point, where the answer
+// hangs on the last bit of each lane's |T . L| and reach. An ISA that rounds in another order
+// (a product not fused, sums paired differently) disagrees on some of these.
+TEST(BoxSeparation, EveryIsaEqualsTheLaneReferenceAtTheBoundary) {
+  std::uint64_t rng = 11;
+  std::vector<Pair> pairs;
+  const auto place = [](Pair p, const Vec3& ca, const Vec3& dir, double t) {
+    p.b.d[0] = ca.x + t * dir.x, p.b.d[1] = ca.y + t * dir.y, p.b.d[2] = ca.z + t * dir.z;
+    finish(p);
+    return p;
+  };
+  for (int n = 0; n < 400; ++n) {
+    const double size = next_uniform(rng) < 0.5 ? 1.0 : 3e-3;
+    const Vec3 ca{100 * next_uniform(rng), 0, -50 * next_uniform(rng)};
+    Pair p{random_box(rng, ca, size), random_box(rng, {0, 0, 0}, size), {}};
+    if (n % 4 == 0) std::copy(p.a.d.begin() + 3, p.a.d.begin() + 12, p.b.d.begin() + 3);
+    Vec3 dir{next_uniform(rng) - 0.5, next_uniform(rng) - 0.5, next_uniform(rng) - 0.5};
+    dir = (1 / norm(dir)) * dir;
+    double lo = 0, hi = 10 * size;  // overlapping at lo, separated at hi
+    ASSERT_EQ(run(Isa::scalar, {place(p, ca, dir, hi)})[0], kSeparated);
+    for (int step = 0; step < 80; ++step) {
+      const double mid = 0.5 * (lo + hi);
+      if (mid <= lo || mid >= hi) break;
+      (run(Isa::scalar, {place(p, ca, dir, mid)})[0] == kSeparated ? hi : lo) = mid;
+    }
+    for (int k = -6; k <= 6; ++k) pairs.push_back(place(p, ca, dir, hi * (1 + k * 0x1p-24)));
+  }
+  const std::vector<std::uint8_t> ref = run(Isa::scalar, pairs);
+  int separated = 0;
+  for (std::uint8_t r : ref) separated += r == kSeparated;
+  EXPECT_GT(separated, static_cast<int>(pairs.size()) / 4);
+  EXPECT_LT(separated, static_cast<int>(pairs.size()) * 3 / 4);
+  for (Isa isa : supported_isas()) {
+    SCOPED_TRACE(to_string(isa));
+    EXPECT_EQ(run(isa, pairs), ref);
+  }
+}
+
 // Never separated when the boxes overlap; every gap wider than 1e-4 of the boxes' size found.
 TEST(BoxSeparation, AgreesWithTheExactAxes) {
   std::vector<Pair> pairs = random_pairs(5, 20000);
