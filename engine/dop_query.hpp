@@ -305,13 +305,13 @@ class DopTraversal {
   using Shape = DopShape<K>;
   static constexpr simd::SlabDirections<Shape::lanes> kSlabDirections = slab_directions<K>();
 
-  // `frame`'s affine part is filled by the first node that needs it (make_affine_frame); a shared
-  // traversal (split tasks) must get it filled.
+  // `frame`'s affine part and `box_frame` are filled by the first node that needs them
+  // (make_affine_frame, make_box_frame); a shared traversal (split tasks) must get them filled.
   DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                const SphereSlabs<K>& sphere, const QueryOptions& options, TumbleFrame<K>& frame,
                bool affine_ready, const ObjectFrame& object_frame,
-               const simd::BoxDopFrame<DopShape<K>::lanes>& box_frame, DopQueryScratch<K>& s,
-               bool shared)
+               simd::BoxDopFrame<DopShape<K>::lanes>& box_frame, bool box_ready,
+               DopQueryScratch<K>& s, bool shared)
       : env_(env),
         fly_(fly),
         pose_(pose),
@@ -321,6 +321,7 @@ class DopTraversal {
         affine_ready_(affine_ready),
         object_frame_(object_frame),
         box_frame_(box_frame),
+        box_ready_(box_ready),
         s_(s),
         shared_(shared),
         slots_(fly.floats.template slots<Arch>()),
@@ -339,6 +340,20 @@ class DopTraversal {
     affine_ready_ = true;
   }
   bool affine_ready() const { return affine_ready_; }
+
+  // The flying DOPs' slabs in the world (box_dop_frame), made once per pose by the first test that
+  // needs them: about 500-1,000 instructions for K = 14-32, a sixth of a query that ends in the
+  // upper levels (nested spheres far apart), which never needs them. The 8-DOP has none.
+  // Out of line, so that the tests calling it stay small.
+  const simd::BoxDopFrame<Shape::lanes>& make_box_frame() const {
+    if (!box_ready_) [[unlikely]]
+      fill_box_frame();
+    return box_frame_;
+  }
+  [[gnu::noinline]] void fill_box_frame() const {
+    box_frame_ = box_dop_frame<Arch, K>(env_, object_frame_);
+    box_ready_ = true;
+  }
 
   // Traverses from stack[0, size) into `result` (its counters and pairs add up); stops at the
   // budget of node pairs (paused) or, in first_contact mode, at the first contact.
@@ -452,7 +467,7 @@ class DopTraversal {
       return true;
     } else {
       const float* b = env_.node_bounds(e);
-      return simd::box_may_meet_dop<Arch, Shape::lanes>(box_frame_, b, b + Shape::lanes,
+      return simd::box_may_meet_dop<Arch, Shape::lanes>(make_box_frame(), b, b + Shape::lanes,
                                                         fly_.tree.node_bounds(f));
     }
   }
@@ -571,7 +586,7 @@ class DopTraversal {
         y[c] = static_cast<float>(t.y(c)[es]);
         z[c] = static_cast<float>(t.z(c)[es]);
       }
-      if (!simd::world_triangle_may_meet_dop<Arch, Shape::lanes>(box_frame_, x, y, z, dop))
+      if (!simd::world_triangle_may_meet_dop<Arch, Shape::lanes>(make_box_frame(), x, y, z, dop))
         return true;
       if (!options_.plates) return false;
       const simd::PrefilterTriangle& key = env_key(keys, own, es, false);
@@ -605,7 +620,8 @@ class DopTraversal {
   TumbleFrame<K>& frame_;
   mutable bool affine_ready_;  // frame_.affine is filled
   const ObjectFrame& object_frame_;
-  const simd::BoxDopFrame<DopShape<K>::lanes>& box_frame_;
+  simd::BoxDopFrame<DopShape<K>::lanes>& box_frame_;
+  mutable bool box_ready_;  // box_frame_ is filled
   DopQueryScratch<K>& s_;
   bool shared_;
   simd::PrefilterSlots slots_;
@@ -691,10 +707,9 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
   const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
-  // For the box test and the environment triangles against flying nodes (the 8-DOP's nodes hold
-  // no box, so it has neither).
-  const simd::BoxDopFrame<DopShape<K>::lanes> box_frame =
-      K != 8 ? box_dop_frame<Arch, K>(env, object_frame) : simd::BoxDopFrame<DopShape<K>::lanes>{};
+  // For the box test and the environment triangles against flying nodes, made when first needed
+  // (DopTraversal::make_box_frame; the 8-DOP's nodes hold no box, so it has neither).
+  simd::BoxDopFrame<DopShape<K>::lanes> box_frame;
 
   // Start from the root pair, or from the previous pose's cut (in depth-first order: the first
   // settled node on top).
@@ -710,15 +725,17 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
   const std::uint64_t budget =
       options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
   DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, false, object_frame,
-                               box_frame, s, false);
+                               box_frame, false, s, false);
   const TraversalEnd end =
       single.run(s.stack.data(), size, budget, result, options.hot_start, &s.keys);
   if (end == TraversalEnd::paused) {
     s.prepare_task_keys();
-    // Tasks share the frame and never write it: its affine part is made now if a method uses it.
+    // Tasks share the frames and never write them: the affine part is made now if a method uses
+    // it, and the box frame.
     if (options.tumble != TumbleMethod::vertices) single.make_affine_frame();
+    if constexpr (K != 8) single.make_box_frame();
     DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, single.affine_ready(),
-                                 object_frame, box_frame, s, true);
+                                 object_frame, box_frame, K != 8, s, true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);
