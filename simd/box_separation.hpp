@@ -242,14 +242,10 @@ template <class Arch>
 }
 
 #if XSIMD_WITH_AVX512BW
-// A 16-lane index or sign table as a vector constant (folded at compile time).
+// A 16-lane index table as a vector constant (folded at compile time).
 [[gnu::always_inline]] inline __m512i index_vector(const int (&t)[16]) {
   return _mm512_setr_epi32(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11],
                            t[12], t[13], t[14], t[15]);
-}
-[[gnu::always_inline]] inline __m512 float_vector(const float (&t)[16]) {
-  return _mm512_setr_ps(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11],
-                        t[12], t[13], t[14], t[15]);
 }
 #endif
 
