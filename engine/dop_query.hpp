@@ -344,12 +344,13 @@ class DopTraversal {
   // The flying DOPs' slabs in the world (box_dop_frame), made once per pose by the first test that
   // needs them: about 500-1,000 instructions for K = 14-32, a sixth of a query that ends in the
   // upper levels (nested spheres far apart), which never needs them. The 8-DOP has none.
-  // Out of line, so that the tests calling it stay small.
   const simd::BoxDopFrame<Shape::lanes>& make_box_frame() const {
     if (!box_ready_) [[unlikely]]
       fill_box_frame();
     return box_frame_;
   }
+  bool box_ready() const { return box_ready_; }
+  // Out of line, so that the tests calling make_box_frame stay small.
   [[gnu::noinline]] void fill_box_frame() const {
     box_frame_ = box_dop_frame<Arch, K>(env_, object_frame_);
     box_ready_ = true;
@@ -735,7 +736,7 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
     if (options.tumble != TumbleMethod::vertices) single.make_affine_frame();
     if constexpr (K != 8) single.make_box_frame();
     DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, single.affine_ready(),
-                                 object_frame, box_frame, K != 8, s, true);
+                                 object_frame, box_frame, single.box_ready(), s, true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);
