@@ -99,4 +99,39 @@ template DopQueryFn<18> dop_query_for<18>(simd::Isa);
 template DopQueryFn<26> dop_query_for<26>(simd::Isa);
 template DopQueryFn<32> dop_query_for<32>(simd::Isa);
 
+extern template const simd::PrefilterTriangle& cached_key<simd::ScalarArch>(PrefilterKeyCache&,
+                                                                            std::uint32_t,
+                                                                            const ObjectFrame&,
+                                                                            const LeafTriangles&,
+                                                                            std::uint32_t, bool);
+extern template const simd::PrefilterTriangle& cached_key<xsimd::sse4_2>(PrefilterKeyCache&,
+                                                                         std::uint32_t,
+                                                                         const ObjectFrame&,
+                                                                         const LeafTriangles&,
+                                                                         std::uint32_t, bool);
+extern template const simd::PrefilterTriangle& cached_key<xsimd::avx2>(PrefilterKeyCache&,
+                                                                       std::uint32_t,
+                                                                       const ObjectFrame&,
+                                                                       const LeafTriangles&,
+                                                                       std::uint32_t, bool);
+extern template const simd::PrefilterTriangle& cached_key<xsimd::avx512bw>(PrefilterKeyCache&,
+                                                                           std::uint32_t,
+                                                                           const ObjectFrame&,
+                                                                           const LeafTriangles&,
+                                                                           std::uint32_t, bool);
+
+CachedKeyFn cached_key_for(simd::Isa isa) {
+  switch (isa) {
+    case simd::Isa::sse4:
+      return &cached_key<xsimd::sse4_2>;
+    case simd::Isa::avx2:
+      return &cached_key<xsimd::avx2>;
+    case simd::Isa::avx512:
+      return &cached_key<xsimd::avx512bw>;
+    case simd::Isa::scalar:
+      break;
+  }
+  return &cached_key<simd::ScalarArch>;
+}
+
 }  // namespace kdop

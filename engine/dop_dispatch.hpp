@@ -21,4 +21,12 @@ extern template DopQueryFn<18> dop_query_for<18>(simd::Isa);
 extern template DopQueryFn<26> dop_query_for<26>(simd::Isa);
 extern template DopQueryFn<32> dop_query_for<32>(simd::Isa);
 
+// The environment triangles' prefilter keys through the per-pose cache as one ISA's queries
+// compute them (engine/leaf_test.hpp, cached_key: on a vector ISA a group of consecutive slots at
+// once): for the tests, which check them against the scalar key bit for bit.
+using CachedKeyFn = const simd::PrefilterTriangle& (*)(PrefilterKeyCache&, std::uint32_t,
+                                                       const ObjectFrame&, const LeafTriangles&,
+                                                       std::uint32_t, bool);
+CachedKeyFn cached_key_for(simd::Isa isa);
+
 }  // namespace kdop

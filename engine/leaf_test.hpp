@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "builders/leaf_floats.hpp"
@@ -179,6 +180,195 @@ simd::PrefilterTriangle object_frame_key(const ObjectFrame& f, const Triangle& t
   return key;
 }
 
+// The slots of a group of environment keys computed at once (object_frame_keys): one per lane of
+// the ISA's double batch (2 with SSE4, 4 with AVX2, 8 with AVX-512), from the tag's register width
+// so that code compiled without the ISA's flags may ask.
+template <class Arch>
+inline constexpr std::uint32_t key_group_size = [] {
+  if constexpr (simd::is_scalar<Arch>) {
+    return 1u;
+  } else {
+    return static_cast<std::uint32_t>(Arch::alignment() / sizeof(double));
+  }
+}();
+
+// Values rounded to float and back, lane by lane (static_cast<float> kept in a vector), and
+// (|a| + |b|) + |c| summed in float for values that are floats already. (Written first as a loop
+// over the lanes through memory, which GCC 12 compiled, at -O2 and -O3, into code that left one of
+// three such values unrounded: EveryIsaCachesTheScalarKeys caught it.) AVX-512 takes the
+// zero-masked forms: GCC 12's plain ones trip -Wuninitialized on an undefined pass-through.
+template <class Arch>
+[[gnu::always_inline]] inline xsimd::batch<double, Arch> through_float(
+    const xsimd::batch<double, Arch>& x) {
+#if XSIMD_WITH_AVX512F
+  if constexpr (std::is_same_v<Arch, xsimd::avx512bw>)
+    return _mm512_maskz_cvtps_pd(0xFF, _mm512_maskz_cvtpd_ps(0xFF, x));
+#endif
+#if XSIMD_WITH_AVX
+  if constexpr (std::is_same_v<Arch, xsimd::avx2>) return _mm256_cvtps_pd(_mm256_cvtpd_ps(x));
+#endif
+  static_assert(std::is_same_v<Arch, xsimd::sse4_2> || std::is_same_v<Arch, xsimd::avx2> ||
+                std::is_same_v<Arch, xsimd::avx512bw>);
+  if constexpr (std::is_same_v<Arch, xsimd::sse4_2>) return _mm_cvtps_pd(_mm_cvtpd_ps(x));
+}
+
+template <class Arch>
+[[gnu::always_inline]] inline xsimd::batch<double, Arch> float_l1(
+    const xsimd::batch<double, Arch>& a, const xsimd::batch<double, Arch>& b,
+    const xsimd::batch<double, Arch>& c) {
+#if XSIMD_WITH_AVX512F
+  if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256 fa = _mm256_andnot_ps(sign, _mm512_maskz_cvtpd_ps(0xFF, a));
+    const __m256 fb = _mm256_andnot_ps(sign, _mm512_maskz_cvtpd_ps(0xFF, b));
+    const __m256 fc = _mm256_andnot_ps(sign, _mm512_maskz_cvtpd_ps(0xFF, c));
+    return _mm512_maskz_cvtps_pd(0xFF, _mm256_add_ps(_mm256_add_ps(fa, fb), fc));
+  }
+#endif
+  // Four lanes of floats (two of them used with SSE4).
+  const auto sum4 = [](__m128 fa, __m128 fb, __m128 fc) {
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    return _mm_add_ps(_mm_add_ps(_mm_andnot_ps(sign, fa), _mm_andnot_ps(sign, fb)),
+                      _mm_andnot_ps(sign, fc));
+  };
+#if XSIMD_WITH_AVX
+  if constexpr (std::is_same_v<Arch, xsimd::avx2>)
+    return _mm256_cvtps_pd(sum4(_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b), _mm256_cvtpd_ps(c)));
+#endif
+  if constexpr (std::is_same_v<Arch, xsimd::sse4_2>)
+    return _mm_cvtps_pd(sum4(_mm_cvtpd_ps(a), _mm_cvtpd_ps(b), _mm_cvtpd_ps(c)));
+}
+
+template <class Arch>
+void object_frame_keys(const ObjectFrame& f, const LeafTriangles& t, std::uint32_t first,
+                       simd::PrefilterTriangle* out) {
+  if constexpr (simd::is_scalar<Arch>) {
+    out[0] = object_frame_key<Arch>(f, t.triangle<Arch>(first));
+  } else {
+    using B = xsimd::batch<double, Arch>;
+    constexpr std::uint32_t G = B::size;
+    static_assert(G == key_group_size<Arch>);
+    // float_below_fast / float_above_fast up to their final conversion, made per lane below.
+    const auto below = [](B d) {
+      const B v = (d - B(0x1p-22) * xsimd::abs(d)) - B(kFloatUnderflowFloor);
+      const B most(std::numeric_limits<float>::max());
+      return xsimd::select(v < most, v, most);
+    };
+    const auto above = [](B d) {
+      const B v = (d + B(0x1p-22) * xsimd::abs(d)) + B(kFloatUnderflowFloor);
+      const B least(-static_cast<double>(std::numeric_limits<float>::max()));
+      return xsimd::select(v > least, v, least);
+    };
+    // Minima and maxima by compare and select, as the scalar key's ternaries (GCC 12 warns on
+    // its own AVX-512 max intrinsic).
+    const auto min_of = [](B p, B q) { return xsimd::select(p < q, p, q); };
+    const auto max_of = [](B p, B q) { return xsimd::select(p > q, p, q); };
+    // move_to_object_frame
+    B ex[3], ey[3], ez[3];
+    B e_max(0.0), e_obj(0.0);
+    for (int k = 0; k < 3; ++k) {
+      const B px = B::load_unaligned(t.x(k) + first), py = B::load_unaligned(t.y(k) + first),
+              pz = B::load_unaligned(t.z(k) + first);
+      const B dx = px - B(f.t[0]), dy = py - B(f.t[1]), dz = pz - B(f.t[2]);
+      ex[k] = (B(f.inv[0]) * dx + B(f.inv[1]) * dy) + B(f.inv[2]) * dz;
+      ey[k] = (B(f.inv[3]) * dx + B(f.inv[4]) * dy) + B(f.inv[5]) * dz;
+      ez[k] = (B(f.inv[6]) * dx + B(f.inv[7]) * dy) + B(f.inv[8]) * dz;
+      // Maxima of non-negative values: exact, whatever the order.
+      e_max = max_of(e_max, max_of(xsimd::abs(px), max_of(xsimd::abs(py), xsimd::abs(pz))));
+      e_obj =
+          max_of(e_obj, max_of(xsimd::abs(ex[k]), max_of(xsimd::abs(ey[k]), xsimd::abs(ez[k]))));
+    }
+    const B err_d = B(0x1p-46) * ((e_max + B(f.t_max)) + B(f.radius));
+    // key_corners
+    const B slab_margin = xsimd::select(
+        e_obj <= B(1e36), above((B(2.0) * err_d + B(0x1p-20) * e_obj) + B(kFloatUnderflowFloor)),
+        B(std::numeric_limits<double>::infinity()));
+    // key_rest: the box
+    B lo[3], hi[3];
+    const B* axis[3] = {ex, ey, ez};
+    for (int a = 0; a < 3; ++a) {
+      const B* v = axis[a];
+      lo[a] = below(min_of(min_of(v[0], v[1]), v[2]) - B(2.0) * err_d);
+      hi[a] = above(max_of(max_of(v[0], v[1]), v[2]) + B(2.0) * err_d);
+    }
+    // The normal
+    const B ux = ex[1] - ex[0], uy = ey[1] - ey[0], uz = ez[1] - ez[0];
+    const B vx = ex[2] - ex[0], vy = ey[2] - ey[0], vz = ez[2] - ez[0];
+    const B cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const B len2 = (cx * cx + cy * cy) + cz * cz;
+    // flat: !(len2 > 0) || !(len2 < inf), NaN included.
+    const auto flat = !((len2 > B(0.0)) & (len2 < B(std::numeric_limits<double>::infinity())));
+    B root = xsimd::sqrt(len2);
+#if XSIMD_WITH_AVX512F
+    // (Zero-masked: see through_float.)
+    if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) root = B(_mm512_maskz_sqrt_pd(0xFF, len2));
+#endif
+    const B inv_len = xsimd::select(flat, B(0.0), B(1.0) / root);
+    // The normal rounded to float, and |n|_1 summed in float, as key_rest does.
+    const B n0 = through_float(cx * inv_len), n1v = through_float(cy * inv_len),
+            n2 = through_float(cz * inv_len);
+    const B n1 = float_l1(n0, n1v, n2);
+    B d_lo(std::numeric_limits<double>::infinity()), d_hi(-std::numeric_limits<double>::infinity());
+    for (int k = 0; k < 3; ++k) {
+      const B d = (n0 * ex[k] + n1v * ey[k]) + n2 * ez[k];
+      d_lo = min_of(d, d_lo);
+      d_hi = max_of(d, d_hi);
+    }
+    const B r(f.radius);
+    const B margin = ((B(0x1p-50) * n1 * ((e_max + B(f.t_max)) + r) + B(2.0) * n1 * err_d) +
+                      B(5 * 0x1p-24) * n1 * r) +
+                     B(kFloatUnderflowFloor);
+    const B lower = below(d_lo - margin), upper = above(d_hi + margin);
+    const B f_margin =
+        B(1.7322) * (B(4.0002 * 0x1p-24) * e_obj + B(4.0) * err_d) + B(kFloatUnderflowFloor);
+    const B key_margin = above(f_margin + B(2 * 0x1p-24) * (B(1.7322) * (e_obj + r) + f_margin));
+    const B infinite(std::numeric_limits<double>::infinity());
+    const B edge_margin =
+        f.radius <= 1e9 && f.radius >= 0x1p-30
+            ? xsimd::select(e_obj <= B(1e9),
+                            above(B(1.001) * (through_float(slab_margin) + B(0x1p-20) * r)),
+                            infinite)
+            : infinite;
+    // Written per lane, each value rounded to float as the scalar key does.
+    alignas(64) double v[3][3][G], box[6][G], rest[5][G], n_d[3][G];
+    n0.store_aligned(n_d[0]);
+    n1v.store_aligned(n_d[1]);
+    n2.store_aligned(n_d[2]);
+    for (int k = 0; k < 3; ++k) {
+      ex[k].store_aligned(v[0][k]);
+      ey[k].store_aligned(v[1][k]);
+      ez[k].store_aligned(v[2][k]);
+    }
+    for (int a = 0; a < 3; ++a) {
+      lo[a].store_aligned(box[a]);
+      hi[a].store_aligned(box[3 + a]);
+    }
+    lower.store_aligned(rest[0]);
+    upper.store_aligned(rest[1]);
+    key_margin.store_aligned(rest[2]);
+    edge_margin.store_aligned(rest[3]);
+    slab_margin.store_aligned(rest[4]);
+    for (std::uint32_t i = 0; i < G; ++i) {
+      simd::PrefilterTriangle& key = out[i];
+      for (int k = 0; k < 3; ++k) {
+        key.x[k] = static_cast<float>(v[0][k][i]);
+        key.y[k] = static_cast<float>(v[1][k][i]);
+        key.z[k] = static_cast<float>(v[2][k][i]);
+        key.n[k] = static_cast<float>(n_d[k][i]);
+      }
+      for (int a = 0; a < 3; ++a) {
+        key.lo[a] = static_cast<float>(box[a][i]);
+        key.hi[a] = static_cast<float>(box[3 + a][i]);
+      }
+      key.lower = static_cast<float>(rest[0][i]);
+      key.upper = static_cast<float>(rest[1][i]);
+      key.margin = static_cast<float>(rest[2][i]);
+      key.edge_margin = static_cast<float>(rest[3][i]);
+      key.slab_margin = static_cast<float>(rest[4][i]);
+    }
+  }
+}
+
 // Environment triangles' prefilter keys for the current pose, direct-mapped by slot: in one query
 // a triangle of an environment leaf meets several flying leaves, and its key costs about 50 ns
 // (a fifth of a torus-flight query with K = 26 before this cache). An entry is valid for the pose
@@ -223,6 +413,24 @@ const simd::PrefilterTriangle& cached_key(PrefilterKeyCache& cache, std::uint32_
   const std::uint32_t i = es & cache.mask;
   const bool present = cache.epoch[i] == epoch && cache.slot[i] == es;
   if (present && (cache.whole[i] || !whole)) return cache.keys[i];
+  // A whole key on a vector ISA: the keys of its whole aligned group of slots at once, into
+  // their consecutive entries (the environment's leaves are runs of consecutive slots, so the
+  // neighbours' keys are mostly asked for next). Only with G distinct entries for the group, and
+  // G slots to read.
+  constexpr std::uint32_t G = key_group_size<Arch>;
+  if constexpr (G > 1) {
+    const std::uint32_t group = es & ~(G - 1);
+    if (whole && cache.mask >= G - 1 && group + G <= tris.size()) {
+      const std::uint32_t at = group & cache.mask;
+      object_frame_keys<Arch>(frame, tris, group, &cache.keys[at]);
+      for (std::uint32_t g = 0; g < G; ++g) {
+        cache.slot[at + g] = group + g;
+        cache.epoch[at + g] = epoch;
+        cache.whole[at + g] = 1;
+      }
+      return cache.keys[i];
+    }
+  }
   const bool kept = present && cache.last_slot == es && cache.last_epoch == epoch;
   const MovedCorners m =
       kept ? cache.last_moved : move_to_object_frame<Arch>(frame, tris.triangle<Arch>(es));

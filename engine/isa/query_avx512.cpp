@@ -32,4 +32,11 @@ template void query_oriented<xsimd::avx512bw, RssBv>(const OrientedTree<RssBv>&,
                                                      const QueryOptions&,
                                                      OrientedQueryScratch<RssBv>&, QueryResult&);
 
+// The environment keys' cache, for the tests' check against the scalar key (dop_dispatch.hpp).
+template const simd::PrefilterTriangle& cached_key<xsimd::avx512bw>(PrefilterKeyCache&,
+                                                                    std::uint32_t,
+                                                                    const ObjectFrame&,
+                                                                    const LeafTriangles&,
+                                                                    std::uint32_t, bool);
+
 }  // namespace kdop

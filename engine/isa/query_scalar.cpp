@@ -34,4 +34,11 @@ template void query_oriented<simd::ScalarArch, RssBv>(const OrientedTree<RssBv>&
                                                       const QueryOptions&,
                                                       OrientedQueryScratch<RssBv>&, QueryResult&);
 
+// The environment keys' cache, for the tests' check against the scalar key (dop_dispatch.hpp).
+template const simd::PrefilterTriangle& cached_key<simd::ScalarArch>(PrefilterKeyCache&,
+                                                                     std::uint32_t,
+                                                                     const ObjectFrame&,
+                                                                     const LeafTriangles&,
+                                                                     std::uint32_t, bool);
+
 }  // namespace kdop

@@ -31,4 +31,10 @@ template void query_oriented<xsimd::sse4_2, RssBv>(const OrientedTree<RssBv>&,
                                                    const QueryOptions&,
                                                    OrientedQueryScratch<RssBv>&, QueryResult&);
 
+// The environment keys' cache, for the tests' check against the scalar key (dop_dispatch.hpp).
+template const simd::PrefilterTriangle& cached_key<xsimd::sse4_2>(PrefilterKeyCache&, std::uint32_t,
+                                                                  const ObjectFrame&,
+                                                                  const LeafTriangles&,
+                                                                  std::uint32_t, bool);
+
 }  // namespace kdop
