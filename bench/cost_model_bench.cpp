@@ -22,6 +22,7 @@
 #include "builders/build_config.hpp"
 #include "builders/dop_tree.hpp"
 #include "engine/batch_query.hpp"
+#include "engine/dop_dispatch.hpp"
 #include "engine/dop_query.hpp"
 #include "engine/traverse.hpp"
 #include "engine/tumble.hpp"
@@ -719,6 +720,29 @@ void BM_Cp_EdgeAxes(benchmark::State& state, simd::Isa isa) {
   state.counters["parted_frac"] = static_cast<double>(parted) / static_cast<double>(n);
 }
 
+// The environment triangles' prefilter keys (engine/leaf_test.hpp) through each ISA's per-pose
+// cache (engine/dop_dispatch.hpp, cached_key_for): whole keys of 4,096 consecutive slots of the
+// flight's environment, a new pose (epoch) per pass, as a deep proximity query asks for them. The
+// scalar ISA computes them one at a time; the vector ISAs a group of 2, 4 or 8 slots at once.
+void BM_Cp_EnvironmentKeys(benchmark::State& state, simd::Isa isa) {
+  const LeafTriangles& tris = env_tree<18>().triangles;
+  const std::uint32_t n = std::min<std::uint32_t>(4096, tris.size());
+  const std::vector<Pose> poses = flight_poses(16, 5);
+  const CachedKeyFn key_of = cached_key_for(isa);
+  PrefilterKeyCache cache;
+  cache.size_once(PrefilterKeyCache::query_entries);
+  std::uint32_t epoch = 0;
+  for (auto _ : state) {
+    const ObjectFrame frame = make_object_frame<simd::ScalarArch>(1.3, poses[epoch % poses.size()]);
+    ++epoch;
+    float sum = 0;
+    for (std::uint32_t es = 0; es < n; ++es)
+      sum += key_of(cache, epoch, frame, tris, es, true).upper;
+    benchmark::DoNotOptimize(sum);
+  }
+  report_per_op(state, n);
+}
+
 // Batch throughput against threads: the torus flight's 2,000 poses (io/generated_scene.hpp),
 // first contact, K = 26. Reports poses per second.
 void BM_BatchThroughput(benchmark::State& state) {
@@ -794,6 +818,10 @@ int main(int argc, char** argv) {
         ->MinTime(kMinTime);
     benchmark::RegisterBenchmark((std::string("BM_Cp_EdgeAxes/") + simd::to_string(isa)).c_str(),
                                  BM_Cp_EdgeAxes, isa)
+        ->MinTime(kMinTime);
+    benchmark::RegisterBenchmark(
+        (std::string("BM_Cp_EnvironmentKeys/") + simd::to_string(isa)).c_str(),
+        BM_Cp_EnvironmentKeys, isa)
         ->MinTime(kMinTime);
   }
   register_scalar_k<6>();
