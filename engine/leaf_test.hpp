@@ -273,10 +273,12 @@ void object_frame_keys(const ObjectFrame& f, const LeafTriangles& t, std::uint32
       ex[k] = (B(f.inv[0]) * dx + B(f.inv[1]) * dy) + B(f.inv[2]) * dz;
       ey[k] = (B(f.inv[3]) * dx + B(f.inv[4]) * dy) + B(f.inv[5]) * dz;
       ez[k] = (B(f.inv[6]) * dx + B(f.inv[7]) * dy) + B(f.inv[8]) * dz;
-      // Maxima of non-negative values: exact, whatever the order.
-      e_max = max_of(e_max, max_of(xsimd::abs(px), max_of(xsimd::abs(py), xsimd::abs(pz))));
-      e_obj =
-          max_of(e_obj, max_of(xsimd::abs(ex[k]), max_of(xsimd::abs(ey[k]), xsimd::abs(ez[k]))));
+      // std::max({m, a, b, c}): each value in turn replaces the largest so far if larger (so a
+      // NaN never does).
+      for (const B& x : {xsimd::abs(px), xsimd::abs(py), xsimd::abs(pz)})
+        e_max = xsimd::select(e_max < x, x, e_max);
+      for (const B& x : {xsimd::abs(ex[k]), xsimd::abs(ey[k]), xsimd::abs(ez[k])})
+        e_obj = xsimd::select(e_obj < x, x, e_obj);
     }
     const B err_d = B(0x1p-46) * ((e_max + B(f.t_max)) + B(f.radius));
     // key_corners
@@ -389,6 +391,7 @@ struct alignas(64) PrefilterKeyCache {  // a cache line of its own: one per thre
   // Sized on first use, then kept (the scratch's prepare calls it for every pose).
   void size_once(std::uint32_t entries) {
     if (!slot.empty()) return;
+    entries = std::bit_ceil(entries);  // a power of two: cached_key's groups rely on the mask
     mask = entries - 1;
     slot.assign(entries, 0);
     epoch.assign(entries, 0);
