@@ -242,132 +242,127 @@ template <class Arch>
 template <class Arch>
 void object_frame_keys(const ObjectFrame& f, const LeafTriangles& t, std::uint32_t first,
                        simd::PrefilterTriangle* out) {
-  if constexpr (simd::is_scalar<Arch>) {
-    out[0] = object_frame_key<Arch>(f, t.triangle<Arch>(first));
-  } else {
-    using B = xsimd::batch<double, Arch>;
-    constexpr std::uint32_t G = B::size;
-    static_assert(G == key_group_size<Arch>);
-    // float_below_fast / float_above_fast up to their final conversion, made per lane below.
-    const auto below = [](B d) {
-      const B v = (d - B(0x1p-22) * xsimd::abs(d)) - B(kFloatUnderflowFloor);
-      const B most(std::numeric_limits<float>::max());
-      return xsimd::select(v < most, v, most);
-    };
-    const auto above = [](B d) {
-      const B v = (d + B(0x1p-22) * xsimd::abs(d)) + B(kFloatUnderflowFloor);
-      const B least(-static_cast<double>(std::numeric_limits<float>::max()));
-      return xsimd::select(v > least, v, least);
-    };
-    // Minima and maxima by compare and select, as the scalar key's ternaries (GCC 12 warns on
-    // its own AVX-512 max intrinsic).
-    const auto min_of = [](B p, B q) { return xsimd::select(p < q, p, q); };
-    const auto max_of = [](B p, B q) { return xsimd::select(p > q, p, q); };
-    // move_to_object_frame
-    B ex[3], ey[3], ez[3];
-    B e_max(0.0), e_obj(0.0);
-    for (int k = 0; k < 3; ++k) {
-      const B px = B::load_unaligned(t.x(k) + first), py = B::load_unaligned(t.y(k) + first),
-              pz = B::load_unaligned(t.z(k) + first);
-      const B dx = px - B(f.t[0]), dy = py - B(f.t[1]), dz = pz - B(f.t[2]);
-      ex[k] = (B(f.inv[0]) * dx + B(f.inv[1]) * dy) + B(f.inv[2]) * dz;
-      ey[k] = (B(f.inv[3]) * dx + B(f.inv[4]) * dy) + B(f.inv[5]) * dz;
-      ez[k] = (B(f.inv[6]) * dx + B(f.inv[7]) * dy) + B(f.inv[8]) * dz;
-      // std::max({m, a, b, c}): each value in turn replaces the largest so far if larger (so a
-      // NaN never does).
-      for (const B& x : {xsimd::abs(px), xsimd::abs(py), xsimd::abs(pz)})
-        e_max = xsimd::select(e_max < x, x, e_max);
-      for (const B& x : {xsimd::abs(ex[k]), xsimd::abs(ey[k]), xsimd::abs(ez[k])})
-        e_obj = xsimd::select(e_obj < x, x, e_obj);
-    }
-    const B err_d = B(0x1p-46) * ((e_max + B(f.t_max)) + B(f.radius));
-    // key_corners
-    const B slab_margin = xsimd::select(
-        e_obj <= B(1e36), above((B(2.0) * err_d + B(0x1p-20) * e_obj) + B(kFloatUnderflowFloor)),
-        B(std::numeric_limits<double>::infinity()));
-    // key_rest: the box
-    B lo[3], hi[3];
-    const B* axis[3] = {ex, ey, ez};
-    for (int a = 0; a < 3; ++a) {
-      const B* v = axis[a];
-      lo[a] = below(min_of(min_of(v[0], v[1]), v[2]) - B(2.0) * err_d);
-      hi[a] = above(max_of(max_of(v[0], v[1]), v[2]) + B(2.0) * err_d);
-    }
-    // The normal
-    const B ux = ex[1] - ex[0], uy = ey[1] - ey[0], uz = ez[1] - ez[0];
-    const B vx = ex[2] - ex[0], vy = ey[2] - ey[0], vz = ez[2] - ez[0];
-    const B cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    const B len2 = (cx * cx + cy * cy) + cz * cz;
-    // flat: !(len2 > 0) || !(len2 < inf), NaN included.
-    const auto flat = !((len2 > B(0.0)) & (len2 < B(std::numeric_limits<double>::infinity())));
-    B root = xsimd::sqrt(len2);
+  static_assert(!simd::is_scalar<Arch>, "the scalar ISA computes one key at a time");
+  using B = xsimd::batch<double, Arch>;
+  constexpr std::uint32_t G = B::size;
+  static_assert(G == key_group_size<Arch>);
+  // float_below_fast / float_above_fast up to their final conversion, made per lane below.
+  const auto below = [](B d) {
+    const B v = (d - B(0x1p-22) * xsimd::abs(d)) - B(kFloatUnderflowFloor);
+    const B most(std::numeric_limits<float>::max());
+    return xsimd::select(v < most, v, most);
+  };
+  const auto above = [](B d) {
+    const B v = (d + B(0x1p-22) * xsimd::abs(d)) + B(kFloatUnderflowFloor);
+    const B least(-static_cast<double>(std::numeric_limits<float>::max()));
+    return xsimd::select(v > least, v, least);
+  };
+  // Minima and maxima by compare and select, as the scalar key's ternaries (GCC 12 warns on
+  // its own AVX-512 max intrinsic).
+  const auto min_of = [](B p, B q) { return xsimd::select(p < q, p, q); };
+  const auto max_of = [](B p, B q) { return xsimd::select(p > q, p, q); };
+  const B infinite(std::numeric_limits<double>::infinity());
+  // move_to_object_frame
+  B ex[3], ey[3], ez[3];
+  B e_max(0.0), e_obj(0.0);
+  for (int k = 0; k < 3; ++k) {
+    const B px = B::load_unaligned(t.x(k) + first), py = B::load_unaligned(t.y(k) + first),
+            pz = B::load_unaligned(t.z(k) + first);
+    const B dx = px - B(f.t[0]), dy = py - B(f.t[1]), dz = pz - B(f.t[2]);
+    ex[k] = (B(f.inv[0]) * dx + B(f.inv[1]) * dy) + B(f.inv[2]) * dz;
+    ey[k] = (B(f.inv[3]) * dx + B(f.inv[4]) * dy) + B(f.inv[5]) * dz;
+    ez[k] = (B(f.inv[6]) * dx + B(f.inv[7]) * dy) + B(f.inv[8]) * dz;
+    // std::max({m, a, b, c}): each value in turn replaces the largest so far if larger (so a
+    // NaN never does).
+    for (const B& x : {xsimd::abs(px), xsimd::abs(py), xsimd::abs(pz)}) e_max = max_of(x, e_max);
+    for (const B& x : {xsimd::abs(ex[k]), xsimd::abs(ey[k]), xsimd::abs(ez[k])})
+      e_obj = max_of(x, e_obj);
+  }
+  const B err_d = B(0x1p-46) * ((e_max + B(f.t_max)) + B(f.radius));
+  // key_corners
+  const B slab_margin = xsimd::select(
+      e_obj <= B(1e36), above((B(2.0) * err_d + B(0x1p-20) * e_obj) + B(kFloatUnderflowFloor)),
+      infinite);
+  // key_rest: the box
+  B lo[3], hi[3];
+  const B* axis[3] = {ex, ey, ez};
+  for (int a = 0; a < 3; ++a) {
+    const B* v = axis[a];
+    lo[a] = below(min_of(min_of(v[0], v[1]), v[2]) - B(2.0) * err_d);
+    hi[a] = above(max_of(max_of(v[0], v[1]), v[2]) + B(2.0) * err_d);
+  }
+  // The normal
+  const B ux = ex[1] - ex[0], uy = ey[1] - ey[0], uz = ez[1] - ez[0];
+  const B vx = ex[2] - ex[0], vy = ey[2] - ey[0], vz = ez[2] - ez[0];
+  const B cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+  const B len2 = (cx * cx + cy * cy) + cz * cz;
+  // flat: !(len2 > 0) || !(len2 < inf), NaN included.
+  const auto flat = !((len2 > B(0.0)) & (len2 < infinite));
+  B root = xsimd::sqrt(len2);
 #if XSIMD_WITH_AVX512F
-    // (Zero-masked: see through_float.)
-    if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) root = B(_mm512_maskz_sqrt_pd(0xFF, len2));
+  // (Zero-masked: see through_float.)
+  if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) root = B(_mm512_maskz_sqrt_pd(0xFF, len2));
 #endif
-    const B inv_len = xsimd::select(flat, B(0.0), B(1.0) / root);
-    // The normal rounded to float, and |n|_1 summed in float, as key_rest does.
-    const B n0 = through_float(cx * inv_len), n1v = through_float(cy * inv_len),
-            n2 = through_float(cz * inv_len);
-    const B n1 = float_l1(n0, n1v, n2);
-    B d_lo(std::numeric_limits<double>::infinity()), d_hi(-std::numeric_limits<double>::infinity());
+  const B inv_len = xsimd::select(flat, B(0.0), B(1.0) / root);
+  // The normal rounded to float, and |n|_1 summed in float, as key_rest does.
+  const B n0 = through_float(cx * inv_len), n1v = through_float(cy * inv_len),
+          n2 = through_float(cz * inv_len);
+  const B n1 = float_l1(n0, n1v, n2);
+  B d_lo = infinite, d_hi = -infinite;
+  for (int k = 0; k < 3; ++k) {
+    const B d = (n0 * ex[k] + n1v * ey[k]) + n2 * ez[k];
+    d_lo = min_of(d, d_lo);
+    d_hi = max_of(d, d_hi);
+  }
+  const B r(f.radius);
+  const B margin = ((B(0x1p-50) * n1 * ((e_max + B(f.t_max)) + r) + B(2.0) * n1 * err_d) +
+                    B(5 * 0x1p-24) * n1 * r) +
+                   B(kFloatUnderflowFloor);
+  const B lower = below(d_lo - margin), upper = above(d_hi + margin);
+  const B f_margin =
+      B(1.7322) * (B(4.0002 * 0x1p-24) * e_obj + B(4.0) * err_d) + B(kFloatUnderflowFloor);
+  const B key_margin = above(f_margin + B(2 * 0x1p-24) * (B(1.7322) * (e_obj + r) + f_margin));
+  const B edge_margin =
+      f.radius <= 1e9 && f.radius >= 0x1p-30
+          ? xsimd::select(e_obj <= B(1e9),
+                          above(B(1.001) * (through_float(slab_margin) + B(0x1p-20) * r)), infinite)
+          : infinite;
+  // Written per lane, each value rounded to float as the scalar key does.
+  alignas(64) double v[3][3][G], box[6][G], rest[5][G], n_d[3][G];
+  n0.store_aligned(n_d[0]);
+  n1v.store_aligned(n_d[1]);
+  n2.store_aligned(n_d[2]);
+  for (int k = 0; k < 3; ++k) {
+    ex[k].store_aligned(v[0][k]);
+    ey[k].store_aligned(v[1][k]);
+    ez[k].store_aligned(v[2][k]);
+  }
+  for (int a = 0; a < 3; ++a) {
+    lo[a].store_aligned(box[a]);
+    hi[a].store_aligned(box[3 + a]);
+  }
+  lower.store_aligned(rest[0]);
+  upper.store_aligned(rest[1]);
+  key_margin.store_aligned(rest[2]);
+  edge_margin.store_aligned(rest[3]);
+  slab_margin.store_aligned(rest[4]);
+  for (std::uint32_t i = 0; i < G; ++i) {
+    simd::PrefilterTriangle& key = out[i];
     for (int k = 0; k < 3; ++k) {
-      const B d = (n0 * ex[k] + n1v * ey[k]) + n2 * ez[k];
-      d_lo = min_of(d, d_lo);
-      d_hi = max_of(d, d_hi);
-    }
-    const B r(f.radius);
-    const B margin = ((B(0x1p-50) * n1 * ((e_max + B(f.t_max)) + r) + B(2.0) * n1 * err_d) +
-                      B(5 * 0x1p-24) * n1 * r) +
-                     B(kFloatUnderflowFloor);
-    const B lower = below(d_lo - margin), upper = above(d_hi + margin);
-    const B f_margin =
-        B(1.7322) * (B(4.0002 * 0x1p-24) * e_obj + B(4.0) * err_d) + B(kFloatUnderflowFloor);
-    const B key_margin = above(f_margin + B(2 * 0x1p-24) * (B(1.7322) * (e_obj + r) + f_margin));
-    const B infinite(std::numeric_limits<double>::infinity());
-    const B edge_margin =
-        f.radius <= 1e9 && f.radius >= 0x1p-30
-            ? xsimd::select(e_obj <= B(1e9),
-                            above(B(1.001) * (through_float(slab_margin) + B(0x1p-20) * r)),
-                            infinite)
-            : infinite;
-    // Written per lane, each value rounded to float as the scalar key does.
-    alignas(64) double v[3][3][G], box[6][G], rest[5][G], n_d[3][G];
-    n0.store_aligned(n_d[0]);
-    n1v.store_aligned(n_d[1]);
-    n2.store_aligned(n_d[2]);
-    for (int k = 0; k < 3; ++k) {
-      ex[k].store_aligned(v[0][k]);
-      ey[k].store_aligned(v[1][k]);
-      ez[k].store_aligned(v[2][k]);
+      key.x[k] = static_cast<float>(v[0][k][i]);
+      key.y[k] = static_cast<float>(v[1][k][i]);
+      key.z[k] = static_cast<float>(v[2][k][i]);
+      key.n[k] = static_cast<float>(n_d[k][i]);
     }
     for (int a = 0; a < 3; ++a) {
-      lo[a].store_aligned(box[a]);
-      hi[a].store_aligned(box[3 + a]);
+      key.lo[a] = static_cast<float>(box[a][i]);
+      key.hi[a] = static_cast<float>(box[3 + a][i]);
     }
-    lower.store_aligned(rest[0]);
-    upper.store_aligned(rest[1]);
-    key_margin.store_aligned(rest[2]);
-    edge_margin.store_aligned(rest[3]);
-    slab_margin.store_aligned(rest[4]);
-    for (std::uint32_t i = 0; i < G; ++i) {
-      simd::PrefilterTriangle& key = out[i];
-      for (int k = 0; k < 3; ++k) {
-        key.x[k] = static_cast<float>(v[0][k][i]);
-        key.y[k] = static_cast<float>(v[1][k][i]);
-        key.z[k] = static_cast<float>(v[2][k][i]);
-        key.n[k] = static_cast<float>(n_d[k][i]);
-      }
-      for (int a = 0; a < 3; ++a) {
-        key.lo[a] = static_cast<float>(box[a][i]);
-        key.hi[a] = static_cast<float>(box[3 + a][i]);
-      }
-      key.lower = static_cast<float>(rest[0][i]);
-      key.upper = static_cast<float>(rest[1][i]);
-      key.margin = static_cast<float>(rest[2][i]);
-      key.edge_margin = static_cast<float>(rest[3][i]);
-      key.slab_margin = static_cast<float>(rest[4][i]);
-    }
+    key.lower = static_cast<float>(rest[0][i]);
+    key.upper = static_cast<float>(rest[1][i]);
+    key.margin = static_cast<float>(rest[2][i]);
+    key.edge_margin = static_cast<float>(rest[3][i]);
+    key.slab_margin = static_cast<float>(rest[4][i]);
   }
 }
 
