@@ -685,20 +685,14 @@ bool sphere_misses_root(const DopTree<K>& env, const SphereSlabs<K>& sphere) {
   return false;
 }
 
+// A pose whose sphere meets the environment's root: the rest of query_dop. Out of line, so a pose
+// the sphere test answers pays neither this frame's set-up nor the scratch's prepare.
 template <class Arch, int K>
-void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
-               const QueryOptions& options, DopQueryScratch<K>& s, QueryResult& result) {
+[[gnu::noinline]] void query_dop_traversal(const DopTree<K>& env, const FlyingDopTree<K>& fly,
+                                           const Pose& pose, const QueryOptions& options,
+                                           DopQueryScratch<K>& s, const SphereSlabs<K>& sphere,
+                                           QueryResult& result) {
   s.prepare(env, fly);
-  result.collides = false;
-  result.contacts = 0;
-  result.pairs.clear();
-  result.stats = {};
-  const SphereSlabs<K> sphere = sphere_slabs<Arch>(fly, pose);
-  if (sphere_misses_root<Arch>(env, sphere)) {  // one BV pair tested, nothing tumbled
-    result.stats.n_v = 1;
-    s.witness.valid = false;
-    return;
-  }
   // The previous witness first: a pose of a chain still in contact through it is answered here.
   // The cut and the root hints stay as they were (a pose that stopped at a contact left no cut).
   const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
@@ -750,6 +744,24 @@ void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& p
     std::swap(s.frontier, s.next_frontier);
     s.frontier_size = s.next_frontier_size;
   }
+}
+
+template <class Arch, int K>
+void query_dop(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
+               const QueryOptions& options, DopQueryScratch<K>& s, QueryResult& result) {
+  result.collides = false;
+  result.contacts = 0;
+  result.pairs.clear();
+  result.stats = {};
+  const SphereSlabs<K> sphere = sphere_slabs<Arch>(fly, pose);
+  if (sphere_misses_root<Arch>(env, sphere)) {  // one BV pair tested, nothing tumbled
+    // The scratch is not prepared: this pose stamps nothing, and the next traversal compares
+    // its hierarchies with the ones prepared last (the cut stays valid, as it did before).
+    result.stats.n_v = 1;
+    s.witness.valid = false;
+    return;
+  }
+  query_dop_traversal<Arch>(env, fly, pose, options, s, sphere, result);
 }
 
 }  // namespace kdop

@@ -228,20 +228,14 @@ bool sphere_misses_root(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv
   }
 }
 
+// A pose whose sphere meets the environment's root: the rest of query_oriented, out of line (as
+// query_dop_traversal).
 template <class Arch, class Bv>
-void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& fly,
-                    const Pose& pose, const QueryOptions& options, OrientedQueryScratch<Bv>& s,
-                    QueryResult& result) {
+[[gnu::noinline]] void query_oriented_traversal(const OrientedTree<Bv>& env,
+                                                const FlyingOrientedTree<Bv>& fly, const Pose& pose,
+                                                const QueryOptions& options,
+                                                OrientedQueryScratch<Bv>& s, QueryResult& result) {
   s.prepare(env, fly);
-  result.collides = false;
-  result.contacts = 0;
-  result.pairs.clear();
-  result.stats = {};
-  if (sphere_misses_root<Arch>(env, fly, pose)) {
-    result.stats.n_v = 1;
-    s.witness.valid = false;
-    return;
-  }
   const bool witness_first = options.hot_start && options.mode == QueryMode::first_contact;
   if (witness_first &&
       previous_witness_holds<Arch>(env.triangles, fly.tree.triangles, pose, s.witness, result)) {
@@ -304,6 +298,22 @@ void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& f
                          always, settled, result.stats.n_v, no_budget);
   }
   s.witness.valid = witness_first && end == TraversalEnd::stopped;
+}
+
+template <class Arch, class Bv>
+void query_oriented(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv>& fly,
+                    const Pose& pose, const QueryOptions& options, OrientedQueryScratch<Bv>& s,
+                    QueryResult& result) {
+  result.collides = false;
+  result.contacts = 0;
+  result.pairs.clear();
+  result.stats = {};
+  if (sphere_misses_root<Arch>(env, fly, pose)) {  // the scratch is not prepared (query_dop)
+    result.stats.n_v = 1;
+    s.witness.valid = false;
+    return;
+  }
+  query_oriented_traversal<Arch>(env, fly, pose, options, s, result);
 }
 
 }  // namespace kdop
