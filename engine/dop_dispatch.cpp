@@ -134,4 +134,75 @@ CachedKeyFn cached_key_for(simd::Isa isa) {
   return &cached_key<simd::ScalarArch>;
 }
 
+extern template TumbleFrame<6> make_tumble_frame<simd::ScalarArch, 6>(const FlyingDopTree<6>&,
+                                                                      const Pose&);
+extern template TumbleFrame<8> make_tumble_frame<simd::ScalarArch, 8>(const FlyingDopTree<8>&,
+                                                                      const Pose&);
+extern template TumbleFrame<14> make_tumble_frame<simd::ScalarArch, 14>(const FlyingDopTree<14>&,
+                                                                        const Pose&);
+extern template TumbleFrame<18> make_tumble_frame<simd::ScalarArch, 18>(const FlyingDopTree<18>&,
+                                                                        const Pose&);
+extern template TumbleFrame<26> make_tumble_frame<simd::ScalarArch, 26>(const FlyingDopTree<26>&,
+                                                                        const Pose&);
+extern template TumbleFrame<32> make_tumble_frame<simd::ScalarArch, 32>(const FlyingDopTree<32>&,
+                                                                        const Pose&);
+extern template TumbleFrame<6> make_tumble_frame<xsimd::sse4_2, 6>(const FlyingDopTree<6>&,
+                                                                   const Pose&);
+extern template TumbleFrame<8> make_tumble_frame<xsimd::sse4_2, 8>(const FlyingDopTree<8>&,
+                                                                   const Pose&);
+extern template TumbleFrame<14> make_tumble_frame<xsimd::sse4_2, 14>(const FlyingDopTree<14>&,
+                                                                     const Pose&);
+extern template TumbleFrame<18> make_tumble_frame<xsimd::sse4_2, 18>(const FlyingDopTree<18>&,
+                                                                     const Pose&);
+extern template TumbleFrame<26> make_tumble_frame<xsimd::sse4_2, 26>(const FlyingDopTree<26>&,
+                                                                     const Pose&);
+extern template TumbleFrame<32> make_tumble_frame<xsimd::sse4_2, 32>(const FlyingDopTree<32>&,
+                                                                     const Pose&);
+extern template TumbleFrame<6> make_tumble_frame<xsimd::avx2, 6>(const FlyingDopTree<6>&,
+                                                                 const Pose&);
+extern template TumbleFrame<8> make_tumble_frame<xsimd::avx2, 8>(const FlyingDopTree<8>&,
+                                                                 const Pose&);
+extern template TumbleFrame<14> make_tumble_frame<xsimd::avx2, 14>(const FlyingDopTree<14>&,
+                                                                   const Pose&);
+extern template TumbleFrame<18> make_tumble_frame<xsimd::avx2, 18>(const FlyingDopTree<18>&,
+                                                                   const Pose&);
+extern template TumbleFrame<26> make_tumble_frame<xsimd::avx2, 26>(const FlyingDopTree<26>&,
+                                                                   const Pose&);
+extern template TumbleFrame<32> make_tumble_frame<xsimd::avx2, 32>(const FlyingDopTree<32>&,
+                                                                   const Pose&);
+extern template TumbleFrame<6> make_tumble_frame<xsimd::avx512bw, 6>(const FlyingDopTree<6>&,
+                                                                     const Pose&);
+extern template TumbleFrame<8> make_tumble_frame<xsimd::avx512bw, 8>(const FlyingDopTree<8>&,
+                                                                     const Pose&);
+extern template TumbleFrame<14> make_tumble_frame<xsimd::avx512bw, 14>(const FlyingDopTree<14>&,
+                                                                       const Pose&);
+extern template TumbleFrame<18> make_tumble_frame<xsimd::avx512bw, 18>(const FlyingDopTree<18>&,
+                                                                       const Pose&);
+extern template TumbleFrame<26> make_tumble_frame<xsimd::avx512bw, 26>(const FlyingDopTree<26>&,
+                                                                       const Pose&);
+extern template TumbleFrame<32> make_tumble_frame<xsimd::avx512bw, 32>(const FlyingDopTree<32>&,
+                                                                       const Pose&);
+
+template <int K>
+TumbleFrameFn<K> tumble_frame_for(simd::Isa isa) {
+  switch (isa) {
+    case simd::Isa::sse4:
+      return &make_tumble_frame<xsimd::sse4_2, K>;
+    case simd::Isa::avx2:
+      return &make_tumble_frame<xsimd::avx2, K>;
+    case simd::Isa::avx512:
+      return &make_tumble_frame<xsimd::avx512bw, K>;
+    case simd::Isa::scalar:
+      break;
+  }
+  return &make_tumble_frame<simd::ScalarArch, K>;
+}
+
+template TumbleFrameFn<6> tumble_frame_for<6>(simd::Isa);
+template TumbleFrameFn<8> tumble_frame_for<8>(simd::Isa);
+template TumbleFrameFn<14> tumble_frame_for<14>(simd::Isa);
+template TumbleFrameFn<18> tumble_frame_for<18>(simd::Isa);
+template TumbleFrameFn<26> tumble_frame_for<26>(simd::Isa);
+template TumbleFrameFn<32> tumble_frame_for<32>(simd::Isa);
+
 }  // namespace kdop

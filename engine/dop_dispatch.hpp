@@ -29,4 +29,19 @@ using CachedKeyFn = const simd::PrefilterTriangle& (*)(PrefilterKeyCache&, std::
                                                        std::uint32_t, bool);
 CachedKeyFn cached_key_for(simd::Isa isa);
 
+// The tumble frame of a pose as one ISA's queries make it (engine/tumble.hpp, make_tumble_frame: on
+// a vector ISA a slab per lane): for the tests, which check it against the scalar frame.
+template <int K>
+using TumbleFrameFn = TumbleFrame<K> (*)(const FlyingDopTree<K>&, const Pose&);
+
+template <int K>
+TumbleFrameFn<K> tumble_frame_for(simd::Isa isa);
+
+extern template TumbleFrameFn<6> tumble_frame_for<6>(simd::Isa);
+extern template TumbleFrameFn<8> tumble_frame_for<8>(simd::Isa);
+extern template TumbleFrameFn<14> tumble_frame_for<14>(simd::Isa);
+extern template TumbleFrameFn<18> tumble_frame_for<18>(simd::Isa);
+extern template TumbleFrameFn<26> tumble_frame_for<26>(simd::Isa);
+extern template TumbleFrameFn<32> tumble_frame_for<32>(simd::Isa);
+
 }  // namespace kdop

@@ -54,13 +54,12 @@ ObjectFrame make_object_frame(double corner_radius, const Pose& pose) {
   const double c00 = r[4] * r[8] - r[5] * r[7], c01 = r[5] * r[6] - r[3] * r[8],
                c02 = r[3] * r[7] - r[4] * r[6];
   const double det = r[0] * c00 + r[1] * c01 + r[2] * c02;
-  ObjectFrame f{
-      {c00 / det, (r[2] * r[7] - r[1] * r[8]) / det, (r[1] * r[5] - r[2] * r[4]) / det, c01 / det,
-       (r[0] * r[8] - r[2] * r[6]) / det, (r[2] * r[3] - r[0] * r[5]) / det, c02 / det,
-       (r[1] * r[6] - r[0] * r[7]) / det, (r[0] * r[4] - r[1] * r[3]) / det},
-      {pose.t[0], pose.t[1], pose.t[2]},
-      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2]))),
-      corner_radius};
+  ObjectFrame f{{c00 / det, (r[2] * r[7] - r[1] * r[8]) / det, (r[1] * r[5] - r[2] * r[4]) / det,
+                 c01 / det, (r[0] * r[8] - r[2] * r[6]) / det, (r[2] * r[3] - r[0] * r[5]) / det,
+                 c02 / det, (r[1] * r[6] - r[0] * r[7]) / det, (r[0] * r[4] - r[1] * r[3]) / det},
+                {pose.t[0], pose.t[1], pose.t[2]},
+                translation_max(pose),
+                corner_radius};
   return f;
 }
 

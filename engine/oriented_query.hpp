@@ -26,6 +26,7 @@
 // The hot start's cut and split queries are k-DOP features: oriented queries start at the roots
 // and run on one thread (a batch still runs its poses on every core). The previous pose's witness
 // is tested first here too (engine/leaf_test.hpp, previous_witness_holds).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -222,8 +223,9 @@ bool sphere_misses_root(const OrientedTree<Bv>& env, const FlyingOrientedTree<Bv
     }
     return false;
   } else {
-    const double dx = std::fmax(std::fabs(l[0]) - h[0], 0.0);
-    const double dy = std::fmax(std::fabs(l[1]) - h[1], 0.0);
+    // std::max, not std::fmax (a libm call): a NaN stays NaN, and then nothing is a miss.
+    const double dx = std::max(std::fabs(l[0]) - h[0], 0.0);
+    const double dy = std::max(std::fabs(l[1]) - h[1], 0.0);
     return std::sqrt(dx * dx + dy * dy + l[2] * l[2]) > e[kRadiusAt] + r;
   }
 }

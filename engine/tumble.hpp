@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "builders/dop_tree.hpp"
 #include "engine/query.hpp"
@@ -31,15 +32,99 @@ namespace kdop {
 template <int K>
 struct TumbleFrame {
   using Shape = DopShape<K>;
+  // Arrays over the padded lanes (the first k/2 are the slabs): a vector ISA fills them a batch of
+  // lanes at a time (frame_lanes).
+  static constexpr int padded = simd::SlabFrame<Shape::lanes>::padded;
   simd::SlabFrame<Shape::lanes> slabs;
-  std::array<double, Shape::slabs> m_x{}, m_y{}, m_z{}, c{};  // the same in double, for the root
-  alignas(64) float widen[Shape::lanes];
+  alignas(64) double m_x[padded] = {}, m_y[padded] = {}, m_z[padded] = {},
+                     c[padded] = {};  // the same in double, for the root
+  alignas(64) float widen[padded] = {};
   double t_max = 0;  // |t|_inf of the pose, for the bounds that scale with the translation
-  std::array<double, Shape::slabs> root_widen{};
+  alignas(64) double root_widen[padded] = {};
   // Affine method (simd/tumble_affine.hpp): per output slab, the node offsets picked, their
   // weights, c_j and the widening; filled by add_affine_frame when the method is used.
   simd::AffineFrame<Shape::lanes> affine;
 };
+
+// The DOP directions' components as doubles, a lane per slab over the frame's padded lanes (zero
+// in the padding lanes), and |n_j|_1: make_tumble_frame's constants on a vector ISA.
+template <int K>
+struct DirectionLanes {
+  static constexpr int padded = TumbleFrame<K>::padded;
+  alignas(64) double x[padded] = {}, y[padded] = {}, z[padded] = {}, l1[padded] = {};
+};
+
+template <int K>
+constexpr DirectionLanes<K> direction_lanes() {
+  DirectionLanes<K> d;
+  constexpr auto dirs = DopShape<K>::directions();
+  for (int j = 0; j < DopShape<K>::slabs; ++j) {
+    d.x[j] = dirs[j].x;
+    d.y[j] = dirs[j].y;
+    d.z[j] = dirs[j].z;
+    d.l1[j] = l1_norm(dirs[j]);
+  }
+  return d;
+}
+
+// A double batch's lanes rounded to float (as static_cast<float>) and stored at `out`.
+template <class Arch>
+[[gnu::always_inline]] inline void store_as_floats(const xsimd::batch<double, Arch>& x,
+                                                   float* out) {
+#if XSIMD_WITH_AVX512F
+  if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) {
+    _mm256_storeu_ps(out, _mm512_maskz_cvtpd_ps(0xFF, x));  // zero-masked: see through_float
+    return;
+  }
+#endif
+#if XSIMD_WITH_AVX
+  if constexpr (std::is_same_v<Arch, xsimd::avx2>) {
+    _mm_storeu_ps(out, _mm256_cvtpd_ps(x));
+    return;
+  }
+#endif
+  static_assert(std::is_same_v<Arch, xsimd::sse4_2> || std::is_same_v<Arch, xsimd::avx2> ||
+                std::is_same_v<Arch, xsimd::avx512bw>);
+  if constexpr (std::is_same_v<Arch, xsimd::sse4_2>)
+    _mm_storel_pi(reinterpret_cast<__m64*>(out), _mm_cvtpd_ps(x));
+}
+
+// The per-slab part of make_tumble_frame on a vector ISA: the same operations in the same order,
+// a slab per lane (the products by the directions' components, 0, +-1 or +-2, are exact, so the
+// sums are project's up to a zero's sign). Lanes past the slabs hold a zero direction's values.
+template <class Arch, int K>
+void frame_lanes(const FlyingDopTree<K>& fly, const Pose& pose, double t_max, TumbleFrame<K>& f) {
+  using D = xsimd::batch<double, Arch>;
+  constexpr int end = (DopShape<K>::lanes + D::size - 1) / D::size * D::size;
+  static_assert(end <= TumbleFrame<K>::padded);
+  static constexpr DirectionLanes<K> n = direction_lanes<K>();
+  const auto& r = pose.r;
+  const D eps16(16 * 0x1p-24), floor(kFloatUnderflowFloor), extent(fly.vertex_extent),
+      error(fly.vertex_error), outside(fly.root_hull.outside_bound), t(t_max);
+  const D least(-static_cast<double>(std::numeric_limits<float>::max()));
+  for (int b = 0; b < end; b += D::size) {
+    const D nx = D::load_aligned(n.x + b), ny = D::load_aligned(n.y + b),
+            nz = D::load_aligned(n.z + b);
+    const D x = (nx * D(r[0]) + ny * D(r[3])) + nz * D(r[6]);
+    const D y = (nx * D(r[1]) + ny * D(r[4])) + nz * D(r[7]);
+    const D z = (nx * D(r[2]) + ny * D(r[5])) + nz * D(r[8]);
+    const D c = (nx * D(pose.t[0]) + ny * D(pose.t[1])) + nz * D(pose.t[2]);
+    x.store_aligned(f.m_x + b);
+    y.store_aligned(f.m_y + b);
+    z.store_aligned(f.m_z + b);
+    c.store_aligned(f.c + b);
+    store_as_floats<Arch>(x, f.slabs.mx + b);
+    store_as_floats<Arch>(y, f.slabs.my + b);
+    store_as_floats<Arch>(z, f.slabs.mz + b);
+    store_as_floats<Arch>(c, f.slabs.c + b);
+    const D m1 = (xsimd::abs(x) + xsimd::abs(y)) + xsimd::abs(z);
+    const D rounding = eps16 * (m1 * extent + D::load_aligned(n.l1 + b) * t) + floor;
+    const D w = m1 * error + rounding;
+    const D above = (w + D(0x1p-22) * xsimd::abs(w)) + floor;  // float_above_fast
+    store_as_floats<Arch>(xsimd::select(above > least, above, least), f.widen + b);
+    (m1 * outside + rounding).store_aligned(f.root_widen + b);
+  }
+}
 
 template <class Arch = simd::ScalarArch, int K>
 TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
@@ -47,34 +132,37 @@ TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) 
   constexpr double eps_f = 0x1p-24;
   TumbleFrame<K> f{};
   const auto& r = pose.r;
-  const double t_max =
-      std::fmax(std::fabs(pose.t[0]), std::fmax(std::fabs(pose.t[1]), std::fabs(pose.t[2])));
+  const double t_max = translation_max(pose);
   f.t_max = t_max;
-  // Unrolled over the slabs: with n_j a constant, each product below is the one to three signed
-  // additions it needs (project), once per pose for every query.
-  for_each_slab<K>([&](auto jc) {
-    constexpr int j = decltype(jc)::value;
-    constexpr Direction n = Shape::directions()[j];
-    constexpr double n1 = l1_norm(n);
-    // m_j = R^T n_j, c_j = n_j . t
-    const double mx = project(n, r[0], r[3], r[6]);
-    const double my = project(n, r[1], r[4], r[7]);
-    const double mz = project(n, r[2], r[5], r[8]);
-    const double c = project(n, pose.t[0], pose.t[1], pose.t[2]);
-    f.m_x[j] = mx;
-    f.m_y[j] = my;
-    f.m_z[j] = mz;
-    f.c[j] = c;
-    f.slabs.mx[j] = static_cast<float>(mx);
-    f.slabs.my[j] = static_cast<float>(my);
-    f.slabs.mz[j] = static_cast<float>(mz);
-    f.slabs.c[j] = static_cast<float>(c);
-    const double m1 = std::fabs(mx) + std::fabs(my) + std::fabs(mz);
-    const double rounding =
-        16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max) + kFloatUnderflowFloor;
-    f.widen[j] = float_above_fast(m1 * fly.vertex_error + rounding);
-    f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
-  });
+  if constexpr (!std::is_same_v<Arch, simd::ScalarArch>) {
+    frame_lanes<Arch>(fly, pose, t_max, f);
+  } else {
+    // Unrolled over the slabs: with n_j a constant, each product below is the one to three signed
+    // additions it needs (project), once per pose for every query.
+    for_each_slab<K>([&](auto jc) {
+      constexpr int j = decltype(jc)::value;
+      constexpr Direction n = Shape::directions()[j];
+      constexpr double n1 = l1_norm(n);
+      // m_j = R^T n_j, c_j = n_j . t
+      const double mx = project(n, r[0], r[3], r[6]);
+      const double my = project(n, r[1], r[4], r[7]);
+      const double mz = project(n, r[2], r[5], r[8]);
+      const double c = project(n, pose.t[0], pose.t[1], pose.t[2]);
+      f.m_x[j] = mx;
+      f.m_y[j] = my;
+      f.m_z[j] = mz;
+      f.c[j] = c;
+      f.slabs.mx[j] = static_cast<float>(mx);
+      f.slabs.my[j] = static_cast<float>(my);
+      f.slabs.mz[j] = static_cast<float>(mz);
+      f.slabs.c[j] = static_cast<float>(c);
+      const double m1 = std::fabs(mx) + std::fabs(my) + std::fabs(mz);
+      const double rounding =
+          16 * eps_f * (m1 * fly.vertex_extent + n1 * t_max) + kFloatUnderflowFloor;
+      f.widen[j] = float_above_fast(m1 * fly.vertex_error + rounding);
+      f.root_widen[j] = m1 * fly.root_hull.outside_bound + rounding;
+    });
+  }
   // Padding lanes: a zero direction (the frame starts zeroed), widened to [-inf, inf].
   for (int j = Shape::slabs; j < Shape::lanes; ++j) {
     f.widen[j] = std::numeric_limits<float>::infinity();

@@ -28,6 +28,17 @@ Pose pose_from_quaternion(double tx, double ty, double tz, double qw, double qx,
 // finite, the last row is exact, |R^T R - I| <= 1e-6 (max entry) and det R > 0.
 Pose pose_from_matrix(const std::array<double, 16>& m);
 
+// |t|_inf, the largest translation coordinate's magnitude, by comparisons: GCC leaves std::fmax as
+// a libm call, and every query takes this for its frames. (Poses are finite: the constructors
+// above check.)
+inline double translation_max(const Pose& pose) {
+  const double x = pose.t[0] < 0 ? -pose.t[0] : pose.t[0];
+  const double y = pose.t[1] < 0 ? -pose.t[1] : pose.t[1];
+  const double z = pose.t[2] < 0 ? -pose.t[2] : pose.t[2];
+  const double xy = x < y ? y : x;
+  return xy < z ? z : xy;
+}
+
 // p' = R p + t, in double, in a fixed evaluation order.
 Vec3 apply_pose(const Pose& pose, const Vec3& p);
 

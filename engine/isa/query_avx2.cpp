@@ -34,4 +34,12 @@ template const simd::PrefilterTriangle& cached_key<xsimd::avx2>(PrefilterKeyCach
                                                                 const LeafTriangles&, std::uint32_t,
                                                                 bool);
 
+// The tumble frames, for the tests' check against the scalar frame (dop_dispatch.hpp).
+template TumbleFrame<6> make_tumble_frame<xsimd::avx2, 6>(const FlyingDopTree<6>&, const Pose&);
+template TumbleFrame<8> make_tumble_frame<xsimd::avx2, 8>(const FlyingDopTree<8>&, const Pose&);
+template TumbleFrame<14> make_tumble_frame<xsimd::avx2, 14>(const FlyingDopTree<14>&, const Pose&);
+template TumbleFrame<18> make_tumble_frame<xsimd::avx2, 18>(const FlyingDopTree<18>&, const Pose&);
+template TumbleFrame<26> make_tumble_frame<xsimd::avx2, 26>(const FlyingDopTree<26>&, const Pose&);
+template TumbleFrame<32> make_tumble_frame<xsimd::avx2, 32>(const FlyingDopTree<32>&, const Pose&);
+
 }  // namespace kdop

@@ -39,4 +39,16 @@ template const simd::PrefilterTriangle& cached_key<xsimd::avx512bw>(PrefilterKey
                                                                     const LeafTriangles&,
                                                                     std::uint32_t, bool);
 
+// The tumble frames, for the tests' check against the scalar frame (dop_dispatch.hpp).
+template TumbleFrame<6> make_tumble_frame<xsimd::avx512bw, 6>(const FlyingDopTree<6>&, const Pose&);
+template TumbleFrame<8> make_tumble_frame<xsimd::avx512bw, 8>(const FlyingDopTree<8>&, const Pose&);
+template TumbleFrame<14> make_tumble_frame<xsimd::avx512bw, 14>(const FlyingDopTree<14>&,
+                                                                const Pose&);
+template TumbleFrame<18> make_tumble_frame<xsimd::avx512bw, 18>(const FlyingDopTree<18>&,
+                                                                const Pose&);
+template TumbleFrame<26> make_tumble_frame<xsimd::avx512bw, 26>(const FlyingDopTree<26>&,
+                                                                const Pose&);
+template TumbleFrame<32> make_tumble_frame<xsimd::avx512bw, 32>(const FlyingDopTree<32>&,
+                                                                const Pose&);
+
 }  // namespace kdop

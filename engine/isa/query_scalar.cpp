@@ -41,4 +41,18 @@ template const simd::PrefilterTriangle& cached_key<simd::ScalarArch>(PrefilterKe
                                                                      const LeafTriangles&,
                                                                      std::uint32_t, bool);
 
+// The tumble frames, for the tests' check against the scalar frame (dop_dispatch.hpp).
+template TumbleFrame<6> make_tumble_frame<simd::ScalarArch, 6>(const FlyingDopTree<6>&,
+                                                               const Pose&);
+template TumbleFrame<8> make_tumble_frame<simd::ScalarArch, 8>(const FlyingDopTree<8>&,
+                                                               const Pose&);
+template TumbleFrame<14> make_tumble_frame<simd::ScalarArch, 14>(const FlyingDopTree<14>&,
+                                                                 const Pose&);
+template TumbleFrame<18> make_tumble_frame<simd::ScalarArch, 18>(const FlyingDopTree<18>&,
+                                                                 const Pose&);
+template TumbleFrame<26> make_tumble_frame<simd::ScalarArch, 26>(const FlyingDopTree<26>&,
+                                                                 const Pose&);
+template TumbleFrame<32> make_tumble_frame<simd::ScalarArch, 32>(const FlyingDopTree<32>&,
+                                                                 const Pose&);
+
 }  // namespace kdop

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "engine/dop_dispatch.hpp"
+#include "simd/isa.hpp"
+
 #include "tests/support/containment.hpp"
 #include "tests/support/scenes.hpp"
 
@@ -195,6 +200,59 @@ TEST(Tumble, ApproximationIsTightAtIdentity) {
                   1e-5);
     }
   }
+}
+
+// Every ISA's queries make the scalar frame: on a vector ISA the slabs are lanes, with the same
+// operations in the same order, so every value is the scalar one (== also equates a zero's signs,
+// the one difference the lanes allow: see frame_lanes). Poses at identity, quarter turns (zero
+// entries: the signed-zero cases), random rotations, translations from 2^-40 to 2^40, and a
+// matrix pose off a rotation by 1e-7.
+template <int K>
+void check_frames_on_every_isa() {
+  using Shape = DopShape<K>;
+  std::uint64_t rng = 91;
+  const Mesh m = make_torus({3, -2, 1}, 1, 0.3, 24, 12, 0.2);
+  const FlyingDopTree<K> fly = build_flying_dop_tree<K>(m, BuildConfig::object_defaults());
+  std::vector<Pose> poses{Pose{}, pose_from_quaternion(1, -2, 3, 1, 1, 0, 0),
+                          pose_from_quaternion(-0.5, 0, 0, 1, 0, 0, 1),
+                          pose_from_matrix({0, -1, 0, 4, 1, 0, 1e-7, -5, 0, 0, 1, 6, 0, 0, 0, 1})};
+  for (int p = 0; p < 60; ++p) {
+    const double scale = std::ldexp(1.0, (p * 7) % 81 - 40);
+    poses.push_back(test::random_pose(rng, {-scale, -scale, -scale}, {scale, scale, scale}));
+  }
+  const TumbleFrameFn<K> scalar = tumble_frame_for<K>(simd::Isa::scalar);
+  for (simd::Isa isa : simd::supported_isas()) {
+    const TumbleFrameFn<K> frame_of = tumble_frame_for<K>(isa);
+    for (std::size_t p = 0; p < poses.size(); ++p) {
+      const TumbleFrame<K> want = scalar(fly, poses[p]);
+      const TumbleFrame<K> got = frame_of(fly, poses[p]);
+      const std::string at = std::string(simd::to_string(isa)) + ", pose " + std::to_string(p);
+      EXPECT_EQ(got.t_max, want.t_max) << at;
+      for (int j = 0; j < Shape::slabs; ++j) {
+        EXPECT_EQ(got.m_x[j], want.m_x[j]) << at << ", slab " << j;
+        EXPECT_EQ(got.m_y[j], want.m_y[j]) << at << ", slab " << j;
+        EXPECT_EQ(got.m_z[j], want.m_z[j]) << at << ", slab " << j;
+        EXPECT_EQ(got.c[j], want.c[j]) << at << ", slab " << j;
+        EXPECT_EQ(got.root_widen[j], want.root_widen[j]) << at << ", slab " << j;
+      }
+      for (int j = 0; j < Shape::lanes; ++j) {
+        EXPECT_EQ(got.slabs.mx[j], want.slabs.mx[j]) << at << ", lane " << j;
+        EXPECT_EQ(got.slabs.my[j], want.slabs.my[j]) << at << ", lane " << j;
+        EXPECT_EQ(got.slabs.mz[j], want.slabs.mz[j]) << at << ", lane " << j;
+        EXPECT_EQ(got.slabs.c[j], want.slabs.c[j]) << at << ", lane " << j;
+        EXPECT_EQ(got.widen[j], want.widen[j]) << at << ", lane " << j;
+      }
+    }
+  }
+}
+
+TEST(Tumble, EveryIsaMakesTheScalarFrame) {
+  check_frames_on_every_isa<6>();
+  check_frames_on_every_isa<8>();
+  check_frames_on_every_isa<14>();
+  check_frames_on_every_isa<18>();
+  check_frames_on_every_isa<26>();
+  check_frames_on_every_isa<32>();
 }
 
 }  // namespace
