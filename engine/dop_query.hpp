@@ -305,11 +305,12 @@ class DopTraversal {
   using Shape = DopShape<K>;
   static constexpr simd::SlabDirections<Shape::lanes> kSlabDirections = slab_directions<K>();
 
-  // `frame`'s affine part and `box_frame` are filled by the first node that needs them
-  // (make_affine_frame, make_box_frame); a shared traversal (split tasks) must get them filled.
+  // `frame`'s affine part, `object_frame` and `box_frame` are filled by the first test that needs
+  // them (make_affine_frame, make_object_frame, make_box_frame); a shared traversal (split tasks)
+  // must get them filled.
   DopTraversal(const DopTree<K>& env, const FlyingDopTree<K>& fly, const Pose& pose,
                const SphereSlabs<K>& sphere, const QueryOptions& options, TumbleFrame<K>& frame,
-               bool affine_ready, const ObjectFrame& object_frame,
+               bool affine_ready, ObjectFrame& object_frame, bool object_ready,
                simd::BoxDopFrame<DopShape<K>::lanes>& box_frame, bool box_ready,
                DopQueryScratch<K>& s, bool shared)
       : env_(env),
@@ -320,6 +321,7 @@ class DopTraversal {
         frame_(frame),
         affine_ready_(affine_ready),
         object_frame_(object_frame),
+        object_ready_(object_ready),
         box_frame_(box_frame),
         box_ready_(box_ready),
         s_(s),
@@ -341,6 +343,18 @@ class DopTraversal {
   }
   bool affine_ready() const { return affine_ready_; }
 
+  // The pose's inverse for moving environment triangles into the object's frame (make_object_frame,
+  // nine divisions), made once per pose by the first key or box frame: a query that ends in the
+  // upper levels never needs it.
+  const ObjectFrame& make_object_frame() const {
+    if (!object_ready_) [[unlikely]] {
+      object_frame_ = kdop::make_object_frame<Arch>(fly_.corner_radius, pose_);
+      object_ready_ = true;
+    }
+    return object_frame_;
+  }
+  bool object_ready() const { return object_ready_; }
+
   // The flying DOPs' slabs in the world (box_dop_frame), made once per pose by the first test that
   // needs them: about 500-1,000 instructions for K = 14-32, a sixth of a query that ends in the
   // upper levels (nested spheres far apart), which never needs them. The 8-DOP has none.
@@ -352,7 +366,7 @@ class DopTraversal {
   bool box_ready() const { return box_ready_; }
   // Out of line, so that the tests calling make_box_frame stay small.
   [[gnu::noinline]] void fill_box_frame() const {
-    box_frame_ = box_dop_frame<Arch, K>(env_, object_frame_);
+    box_frame_ = box_dop_frame<Arch, K>(env_, make_object_frame());
     box_ready_ = true;
   }
 
@@ -540,8 +554,9 @@ class DopTraversal {
   // thread's cache for this pose, or, without one, computed into `own` (engine/leaf_test.hpp).
   const simd::PrefilterTriangle& env_key(PrefilterKeyCache* keys, UncachedKey& own,
                                          std::uint32_t es, bool whole) const {
-    if (keys) return cached_key<Arch>(*keys, s_.epoch, object_frame_, env_.triangles, es, whole);
-    return uncached_key<Arch>(own, object_frame_, env_.triangles, es, whole);
+    if (keys)
+      return cached_key<Arch>(*keys, s_.epoch, make_object_frame(), env_.triangles, es, whole);
+    return uncached_key<Arch>(own, make_object_frame(), env_.triangles, es, whole);
   }
 
   // Every triangle of environment leaf e misses flying node f (triangle_misses_node): the test
@@ -620,7 +635,8 @@ class DopTraversal {
   const QueryOptions& options_;
   TumbleFrame<K>& frame_;
   mutable bool affine_ready_;  // frame_.affine is filled
-  const ObjectFrame& object_frame_;
+  ObjectFrame& object_frame_;
+  mutable bool object_ready_;  // object_frame_ is filled
   simd::BoxDopFrame<DopShape<K>::lanes>& box_frame_;
   mutable bool box_ready_;  // box_frame_ is filled
   DopQueryScratch<K>& s_;
@@ -701,7 +717,7 @@ template <class Arch, int K>
     return;
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
-  const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
+  ObjectFrame object_frame{};  // made when first needed (DopTraversal::make_object_frame)
   // For the box test and the environment triangles against flying nodes, made when first needed
   // (DopTraversal::make_box_frame; the 8-DOP's nodes hold no box, so it has neither).
   simd::BoxDopFrame<DopShape<K>::lanes> box_frame;
@@ -719,18 +735,20 @@ template <class Arch, int K>
   s.next_frontier_size = 0;
   const std::uint64_t budget =
       options.split_threshold > 0 ? options.split_threshold : ~std::uint64_t{0};
-  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, false, object_frame,
+  DopTraversal<Arch, K> single(env, fly, pose, sphere, options, frame, false, object_frame, false,
                                box_frame, false, s, false);
   const TraversalEnd end =
       single.run(s.stack.data(), size, budget, result, options.hot_start, &s.keys);
   if (end == TraversalEnd::paused) {
     s.prepare_task_keys();
     // Tasks share the frames and never write them: the affine part is made now if a method uses
-    // it, and the box frame.
+    // it, the object frame and the box frame.
     if (options.tumble != TumbleMethod::vertices) single.make_affine_frame();
+    single.make_object_frame();
     if constexpr (K != 8) single.make_box_frame();
     DopTraversal<Arch, K> shared(env, fly, pose, sphere, options, frame, single.affine_ready(),
-                                 object_frame, box_frame, single.box_ready(), s, true);
+                                 object_frame, single.object_ready(), box_frame, single.box_ready(),
+                                 s, true);
     split_query(shared, s.stack.data(), size, budget,
                 traversal_stack_size(env.topology, fly.tree.topology), options.parallel_tasks,
                 result);

@@ -244,7 +244,8 @@ template <class Arch, class Bv>
     return;
   }
   const OrientedFrame frame = make_oriented_frame<Arch>(pose);
-  const ObjectFrame object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
+  ObjectFrame object_frame{};  // made by the first key (nine divisions; DopTraversal's the same)
+  bool object_ready = false;
   const simd::PrefilterSlots slots = fly.floats.template slots<Arch>();
   double* moved[LeafTriangles::array_count];
   for (int a = 0; a < LeafTriangles::array_count; ++a) moved[a] = s.moved.mutable_array(a);
@@ -273,6 +274,10 @@ template <class Arch, class Bv>
                                       s.placed_blocks.data() + std::size_t{f} * kPlacedFloats);
   };
   auto key_of = [&](std::uint32_t es, bool whole) -> const simd::PrefilterTriangle& {
+    if (!object_ready) [[unlikely]] {
+      object_frame = make_object_frame<Arch>(fly.corner_radius, pose);
+      object_ready = true;
+    }
     return cached_key<Arch>(s.keys, s.epoch, object_frame, env.triangles, es, whole);
   };
   const bool prefilter = prefilter_pays<Arch>(fly.corner_radius);
