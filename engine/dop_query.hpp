@@ -717,7 +717,7 @@ template <class Arch, int K>
     return;
   }
   TumbleFrame<K> frame = make_tumble_frame<Arch>(fly, pose);
-  ObjectFrame object_frame{};  // made when first needed (DopTraversal::make_object_frame)
+  ObjectFrame object_frame;  // made when first needed (DopTraversal::make_object_frame)
   // For the box test and the environment triangles against flying nodes, made when first needed
   // (DopTraversal::make_box_frame; the 8-DOP's nodes hold no box, so it has neither).
   simd::BoxDopFrame<DopShape<K>::lanes> box_frame;

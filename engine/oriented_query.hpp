@@ -244,7 +244,7 @@ template <class Arch, class Bv>
     return;
   }
   const OrientedFrame frame = make_oriented_frame<Arch>(pose);
-  ObjectFrame object_frame{};  // made by the first key (nine divisions; DopTraversal's the same)
+  ObjectFrame object_frame;  // made by the first key (nine divisions; DopTraversal's the same)
   bool object_ready = false;
   const simd::PrefilterSlots slots = fly.floats.template slots<Arch>();
   double* moved[LeafTriangles::array_count];

@@ -33,14 +33,15 @@ template <int K>
 struct TumbleFrame {
   using Shape = DopShape<K>;
   // Arrays over the padded lanes (the first k/2 are the slabs): a vector ISA fills them a batch of
-  // lanes at a time (frame_lanes).
+  // lanes at a time (frame_lanes). Left uninitialized: make_tumble_frame writes every lane that is
+  // read (the slabs, and widen's padding lanes), and a frame is made for every pose that passes the
+  // sphere test.
   static constexpr int padded = simd::SlabFrame<Shape::lanes>::padded;
   simd::SlabFrame<Shape::lanes> slabs;
-  alignas(64) double m_x[padded] = {}, m_y[padded] = {}, m_z[padded] = {},
-                     c[padded] = {};  // the same in double, for the root
-  alignas(64) float widen[padded] = {};
+  alignas(64) double m_x[padded], m_y[padded], m_z[padded], c[padded];  // in double, for the root
+  alignas(64) float widen[padded];
   double t_max = 0;  // |t|_inf of the pose, for the bounds that scale with the translation
-  alignas(64) double root_widen[padded] = {};
+  alignas(64) double root_widen[padded];
   // Affine method (simd/tumble_affine.hpp): per output slab, the node offsets picked, their
   // weights, c_j and the widening; filled by add_affine_frame when the method is used.
   simd::AffineFrame<Shape::lanes> affine;
@@ -130,7 +131,7 @@ template <class Arch = simd::ScalarArch, int K>
 TumbleFrame<K> make_tumble_frame(const FlyingDopTree<K>& fly, const Pose& pose) {
   using Shape = DopShape<K>;
   constexpr double eps_f = 0x1p-24;
-  TumbleFrame<K> f{};
+  TumbleFrame<K> f;  // the slabs' floats and the affine part zeroed by their initializers
   const auto& r = pose.r;
   const double t_max = translation_max(pose);
   f.t_max = t_max;
