@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "builders/dop_tree.hpp"
+#include "engine/double_lanes.hpp"
 #include "engine/query.hpp"
 #include "geometry/dop_normal_fan.hpp"
 #include "geometry/pose.hpp"
@@ -68,28 +69,6 @@ constexpr DirectionLanes<K> direction_lanes() {
   return d;
 }
 
-// A double batch's lanes rounded to float (as static_cast<float>) and stored at `out`.
-template <class Arch>
-[[gnu::always_inline]] inline void store_as_floats(const xsimd::batch<double, Arch>& x,
-                                                   float* out) {
-#if XSIMD_WITH_AVX512F
-  if constexpr (std::is_same_v<Arch, xsimd::avx512bw>) {
-    _mm256_storeu_ps(out, _mm512_maskz_cvtpd_ps(0xFF, x));  // zero-masked: see through_float
-    return;
-  }
-#endif
-#if XSIMD_WITH_AVX
-  if constexpr (std::is_same_v<Arch, xsimd::avx2>) {
-    _mm_storeu_ps(out, _mm256_cvtpd_ps(x));
-    return;
-  }
-#endif
-  static_assert(std::is_same_v<Arch, xsimd::sse4_2> || std::is_same_v<Arch, xsimd::avx2> ||
-                std::is_same_v<Arch, xsimd::avx512bw>);
-  if constexpr (std::is_same_v<Arch, xsimd::sse4_2>)
-    _mm_storel_pi(reinterpret_cast<__m64*>(out), _mm_cvtpd_ps(x));
-}
-
 // The per-slab part of make_tumble_frame on a vector ISA: the same operations in the same order,
 // a slab per lane (the products by the directions' components, 0, +-1 or +-2, are exact, so the
 // sums are project's up to a zero's sign). Lanes past the slabs hold a zero direction's values.
@@ -102,7 +81,6 @@ void frame_lanes(const FlyingDopTree<K>& fly, const Pose& pose, double t_max, Tu
   const auto& r = pose.r;
   const D eps16(16 * 0x1p-24), floor(kFloatUnderflowFloor), extent(fly.vertex_extent),
       error(fly.vertex_error), outside(fly.root_hull.outside_bound), t(t_max);
-  const D least(-static_cast<double>(std::numeric_limits<float>::max()));
   for (int b = 0; b < end; b += D::size) {
     const D nx = D::load_aligned(n.x + b), ny = D::load_aligned(n.y + b),
             nz = D::load_aligned(n.z + b);
@@ -114,15 +92,14 @@ void frame_lanes(const FlyingDopTree<K>& fly, const Pose& pose, double t_max, Tu
     y.store_aligned(f.m_y + b);
     z.store_aligned(f.m_z + b);
     c.store_aligned(f.c + b);
-    store_as_floats<Arch>(x, f.slabs.mx + b);
-    store_as_floats<Arch>(y, f.slabs.my + b);
-    store_as_floats<Arch>(z, f.slabs.mz + b);
-    store_as_floats<Arch>(c, f.slabs.c + b);
+    store_as_floats(x, f.slabs.mx + b);
+    store_as_floats(y, f.slabs.my + b);
+    store_as_floats(z, f.slabs.mz + b);
+    store_as_floats(c, f.slabs.c + b);
     const D m1 = (xsimd::abs(x) + xsimd::abs(y)) + xsimd::abs(z);
     const D rounding = eps16 * (m1 * extent + D::load_aligned(n.l1 + b) * t) + floor;
     const D w = m1 * error + rounding;
-    const D above = (w + D(0x1p-22) * xsimd::abs(w)) + floor;  // float_above_fast
-    store_as_floats<Arch>(xsimd::select(above > least, above, least), f.widen + b);
+    store_as_floats(above_fast_lanes(w), f.widen + b);  // float_above_fast
     (m1 * outside + rounding).store_aligned(f.root_widen + b);
   }
 }

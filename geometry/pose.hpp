@@ -5,7 +5,9 @@
 // apply_pose is the one scalar routine that transforms double coordinates: it is compiled with
 // -ffp-contract=off and evaluates in a fixed order, so every ISA and every caller sees the same
 // transformed numbers, which the exact triangle test then decides on.
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -32,11 +34,7 @@ Pose pose_from_matrix(const std::array<double, 16>& m);
 // a libm call, and every query takes this for its frames. (Poses are finite: the constructors
 // above check.)
 inline double translation_max(const Pose& pose) {
-  const double x = pose.t[0] < 0 ? -pose.t[0] : pose.t[0];
-  const double y = pose.t[1] < 0 ? -pose.t[1] : pose.t[1];
-  const double z = pose.t[2] < 0 ? -pose.t[2] : pose.t[2];
-  const double xy = x < y ? y : x;
-  return xy < z ? z : xy;
+  return std::max({std::fabs(pose.t[0]), std::fabs(pose.t[1]), std::fabs(pose.t[2])});
 }
 
 // p' = R p + t, in double, in a fixed evaluation order.
