@@ -199,9 +199,8 @@ void object_frame_keys(const ObjectFrame& f, const LeafTriangles& t, std::uint32
   using B = xsimd::batch<double, Arch>;
   constexpr std::uint32_t G = B::size;
   static_assert(G == key_group_size<Arch>);
-  // float_below_fast / float_above_fast up to their final conversion, made per lane below.
-  const auto below = [](B d) { return below_fast_lanes(d); };
-  const auto above = [](B d) { return above_fast_lanes(d); };
+  // float_below_fast / float_above_fast up to their final conversion: below_fast_lanes and
+  // above_fast_lanes (engine/double_lanes.hpp), rounded to float per lane below.
   // Minima and maxima by compare and select, as the scalar key's ternaries (GCC 12 warns on
   // its own AVX-512 max intrinsic).
   const auto min_of = [](B p, B q) { return xsimd::select(p < q, p, q); };
@@ -226,15 +225,15 @@ void object_frame_keys(const ObjectFrame& f, const LeafTriangles& t, std::uint32
   const B err_d = B(0x1p-46) * ((e_max + B(f.t_max)) + B(f.radius));
   // key_corners
   const B slab_margin = xsimd::select(
-      e_obj <= B(1e36), above((B(2.0) * err_d + B(0x1p-20) * e_obj) + B(kFloatUnderflowFloor)),
-      infinite);
+      e_obj <= B(1e36),
+      above_fast_lanes((B(2.0) * err_d + B(0x1p-20) * e_obj) + B(kFloatUnderflowFloor)), infinite);
   // key_rest: the box
   B lo[3], hi[3];
   const B* axis[3] = {ex, ey, ez};
   for (int a = 0; a < 3; ++a) {
     const B* v = axis[a];
-    lo[a] = below(min_of(min_of(v[0], v[1]), v[2]) - B(2.0) * err_d);
-    hi[a] = above(max_of(max_of(v[0], v[1]), v[2]) + B(2.0) * err_d);
+    lo[a] = below_fast_lanes(min_of(min_of(v[0], v[1]), v[2]) - B(2.0) * err_d);
+    hi[a] = above_fast_lanes(max_of(max_of(v[0], v[1]), v[2]) + B(2.0) * err_d);
   }
   // The normal
   const B ux = ex[1] - ex[0], uy = ey[1] - ey[0], uz = ez[1] - ez[0];
@@ -263,14 +262,17 @@ void object_frame_keys(const ObjectFrame& f, const LeafTriangles& t, std::uint32
   const B margin = ((B(0x1p-50) * n1 * ((e_max + B(f.t_max)) + r) + B(2.0) * n1 * err_d) +
                     B(5 * 0x1p-24) * n1 * r) +
                    B(kFloatUnderflowFloor);
-  const B lower = below(d_lo - margin), upper = above(d_hi + margin);
+  const B lower = below_fast_lanes(d_lo - margin), upper = above_fast_lanes(d_hi + margin);
   const B f_margin =
       B(1.7322) * (B(4.0002 * 0x1p-24) * e_obj + B(4.0) * err_d) + B(kFloatUnderflowFloor);
-  const B key_margin = above(f_margin + B(2 * 0x1p-24) * (B(1.7322) * (e_obj + r) + f_margin));
+  const B key_margin =
+      above_fast_lanes(f_margin + B(2 * 0x1p-24) * (B(1.7322) * (e_obj + r) + f_margin));
   const B edge_margin =
       f.radius <= 1e9 && f.radius >= 0x1p-30
-          ? xsimd::select(e_obj <= B(1e9),
-                          above(B(1.001) * (through_float(slab_margin) + B(0x1p-20) * r)), infinite)
+          ? xsimd::select(
+                e_obj <= B(1e9),
+                above_fast_lanes(B(1.001) * (through_float(slab_margin) + B(0x1p-20) * r)),
+                infinite)
           : infinite;
   // Written per lane, each value rounded to float as the scalar key does.
   alignas(64) double v[3][3][G], box[6][G], rest[5][G], n_d[3][G];
