@@ -105,10 +105,9 @@ std::vector<float> encode_bounds(const TreeTopology& topo, const LeafTriangles& 
 // Nodes with at most this many triangles are checked for having fewer corners than DOP vertices.
 constexpr std::uint32_t kCornerNodeLimit = 64;
 
-}  // namespace
-
+// The arrays both roles have.
 template <int K>
-DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
+DopTree<K> encode_dop_tree(const Mesh& mesh, const BuildConfig& config) {
   const BuildTree b = build_topdown<K>(mesh, config);
   DopTree<K> t;
   t.topology = encode_topology(b);
@@ -130,12 +129,21 @@ DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
   return t;
 }
 
+}  // namespace
+
+template <int K>
+DopTree<K> build_dop_tree(const Mesh& mesh, const BuildConfig& config) {
+  DopTree<K> t = encode_dop_tree<K>(mesh, config);
+  t.corner_floats = corner_floats(t.triangles);
+  return t;
+}
+
 template <int K>
 FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& config) {
   using Shape = DopShape<K>;
   constexpr double float_rounding = 0x1p-24;  // |v - float(v)| <= 2^-24 |v|
   FlyingDopTree<K> f;
-  f.tree = build_dop_tree<K>(mesh, config);
+  f.tree = encode_dop_tree<K>(mesh, config);
   const std::uint32_t nodes = f.tree.topology.node_count();
   // Tumbling needs vertices of any DOP that contains the node's triangles: the double intervals
   // are tighter than the float ones, and keep the corners where several planes meet exact, so a

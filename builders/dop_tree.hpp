@@ -36,6 +36,9 @@ struct DopTree {
   // compare with the environment's at any pose.
   MappableArray<float> size;
   LeafTriangles triangles;
+  // An environment's corner_floats(triangles) (builders/leaf_triangles.hpp), derived at build and
+  // at load; empty in a flying tree's, which has its LeafFloats instead.
+  MappableArray<float> corner_floats;
 
   const float* node_bounds(std::uint32_t n) const {
     return bounds.data() + std::size_t{n} * DopShape<K>::floats;
@@ -76,7 +79,8 @@ struct FlyingDopTree {
 template <int K>
 std::size_t memory_bytes(const DopTree<K>& t) {
   return array_bytes(t.topology.child_or_first) + array_bytes(t.topology.leaf_count) +
-         array_bytes(t.bounds) + array_bytes(t.size) + t.triangles.bytes();
+         array_bytes(t.bounds) + array_bytes(t.size) + t.triangles.bytes() +
+         array_bytes(t.corner_floats);
 }
 
 template <int K>

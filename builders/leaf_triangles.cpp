@@ -1,5 +1,6 @@
 #include "builders/leaf_triangles.hpp"
 #include "engine/parallel.hpp"
+#include "geometry/populated_vector.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,6 +24,19 @@ LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uin
         corner_arrays[3 + c][s] = mesh.y[corner[c]];
         corner_arrays[6 + c][s] = mesh.z[corner[c]];
       }
+    }
+  });
+  return out;
+}
+
+std::vector<float> corner_floats(const LeafTriangles& t) {
+  const std::size_t n = t.size();
+  std::vector<float> out = populated_vector(n * kCornerFloatsPerSlot, 0.0f);
+  parallel_for_ranges(0, n, 16384, [&](std::size_t range_first, std::size_t range_last) {
+    for (std::size_t s = range_first; s < range_last; ++s) {
+      float* slot = out.data() + s * kCornerFloatsPerSlot;
+      for (int a = 0; a < LeafTriangles::array_count; ++a)
+        slot[a] = static_cast<float>(t.corners[a][s]);
     }
   });
   return out;

@@ -43,4 +43,12 @@ void distinct_corners(const LeafTriangles& t, SlotRange range, std::vector<Vec3>
 // Gathers the corners of mesh triangles order[0..n) into slots 0..n (in parallel).
 LeafTriangles gather_leaf_triangles(const Mesh& mesh, const std::vector<std::uint32_t>& order);
 
+// An environment's corners rounded to nearest float, the nine of slot s together at
+// [9 s, 9 s + 9): x of corners 0-2, then y, then z. The environment triangles' float test against
+// the flying DOPs (engine/dop_query.hpp, triangle_misses_node) reads a slot's nine here, one or two
+// cache lines, instead of nine double arrays converted one by one. Derived (in parallel), not
+// stored in hierarchy files.
+inline constexpr int kCornerFloatsPerSlot = 9;
+std::vector<float> corner_floats(const LeafTriangles& t);
+
 }  // namespace kdop

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace kdop {
 
@@ -48,6 +49,11 @@ void SplitBuffers::merge_into(QueryMode mode, QueryResult& into) {
 
 template <int K>
 void DopQueryScratch<K>::prepare(const DopTree<K>& env, const FlyingDopTree<K>& fly) {
+  // The query reads the environment's float corners (DopTraversal::triangle_misses_node).
+  if (env.corner_floats.size() != std::size_t{env.triangles.size()} * kCornerFloatsPerSlot) {
+    throw std::invalid_argument(
+        "query_dop: the environment tree has no corner floats (build it with build_dop_tree)");
+  }
   const std::size_t nodes = fly.tree.topology.node_count();
   const std::size_t slots = fly.tree.triangles.size();
   const std::size_t depth =

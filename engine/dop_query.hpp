@@ -595,14 +595,9 @@ class DopTraversal {
     } else {
       // The world corners, rounded to float, on the node's slabs mapped to the world: most
       // triangles end here, without the key (box_dop_frame's margin covers the rounding).
-      const LeafTriangles& t = env_.triangles;
-      float x[3], y[3], z[3];
-      for (int c = 0; c < 3; ++c) {
-        x[c] = static_cast<float>(t.x(c)[es]);
-        y[c] = static_cast<float>(t.y(c)[es]);
-        z[c] = static_cast<float>(t.z(c)[es]);
-      }
-      if (!simd::world_triangle_may_meet_dop<Arch, Shape::lanes>(make_box_frame(), x, y, z, dop))
+      const float* c = env_.corner_floats.data() + std::size_t{es} * kCornerFloatsPerSlot;
+      if (!simd::world_triangle_may_meet_dop<Arch, Shape::lanes>(make_box_frame(), c, c + 3, c + 6,
+                                                                 dop))
         return true;
       if (!options_.plates) return false;
       const simd::PrefilterTriangle& key = env_key(keys, own, es, false);

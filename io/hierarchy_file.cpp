@@ -943,6 +943,7 @@ template <class Bv>
 EnvironmentFile load_environment(const Reader& r, const Header& h) {
   typename BvTraits<Bv>::Environment t;
   load_tree(r, h, t);
+  if constexpr (is_dop_tag<Bv>) t.corner_floats = corner_floats(t.triangles);  // derived
   return {std::move(t), h.config};
 }
 

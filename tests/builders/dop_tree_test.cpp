@@ -93,5 +93,36 @@ TEST(DopTree, FloatBoundsRoundOutward) {
   EXPECT_GE(static_cast<double>(t.node_bounds(0)[DopShape<26>::lanes]), 0.6);
 }
 
+TEST(DopTree, EnvironmentCornerFloatsAreTheCornersRoundedToNearest) {
+  // Coordinates float cannot hold, halfway cases and magnitudes from 2^-30 to 2^30: each float is
+  // the double rounded to nearest (even on a tie), slot by slot, corners in x, y, z order.
+  Mesh m;
+  const double values[] = {
+      0.1,        1.0 / 3, -2.0 / 3, 1 + 0x1p-24,    1 + 0x1p-23 + 0x1p-24, -0x1p-30 * 5 / 3,
+      0x1p30 / 7, 0.0,     -1e-300,  12345.678901234};
+  for (int v = 0; v < 30; ++v) {
+    m.add_vertex(values[v % 10], values[(v + 3) % 10], values[(v + 7) % 10]);
+  }
+  for (std::uint32_t t = 0; t + 2 < 30; t += 3) m.add_triangle(t, t + 1, t + 2);
+  const DopTree<26> env = build_dop_tree<26>(m, BuildConfig::environment_defaults());
+  ASSERT_EQ(env.corner_floats.size(), std::size_t{env.triangles.size()} * kCornerFloatsPerSlot);
+  for (std::uint32_t s = 0; s < env.triangles.size(); ++s) {
+    const std::uint32_t t = env.triangles.original[s];
+    const std::uint32_t corner[3] = {m.a[t], m.b[t], m.c[t]};
+    for (int c = 0; c < 3; ++c) {
+      const float* slot = env.corner_floats.data() + std::size_t{s} * kCornerFloatsPerSlot;
+      EXPECT_EQ(slot[c], static_cast<float>(m.x[corner[c]])) << "slot " << s;
+      EXPECT_EQ(slot[3 + c], static_cast<float>(m.y[corner[c]])) << "slot " << s;
+      EXPECT_EQ(slot[6 + c], static_cast<float>(m.z[corner[c]])) << "slot " << s;
+    }
+  }
+  // Round to nearest, not toward zero: 1 + 3 * 2^-24 lies between 1 + 2^-23 and 1 + 2^-22, and
+  // nearest-even takes 1 + 2^-22.
+  EXPECT_EQ(static_cast<float>(1 + 0x1p-23 + 0x1p-24), 1 + 0x1p-22f);
+  // The flying tree keeps its LeafFloats instead.
+  EXPECT_TRUE(
+      build_flying_dop_tree<26>(m, BuildConfig::object_defaults()).tree.corner_floats.empty());
+}
+
 }  // namespace
 }  // namespace kdop

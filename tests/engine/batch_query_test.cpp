@@ -342,6 +342,24 @@ std::vector<Pose> path_poses(int count, std::uint64_t seed) {
 // Along a path the hot start gives the cold answers: the same pairs in all_contacts mode, with
 // fewer node pairs; in first_contact mode the same boolean, and a witness that intersects (the
 // previous pose's pair where it still does, answered without a descent: n_v 0).
+TEST(DopQuery, AnEnvironmentWithoutCornerFloatsIsRefused) {
+  // A flying tree's DopTree has no corner floats (LeafFloats serve it): as an environment it is
+  // refused with a message, never read past its end.
+  const Mesh sphere = make_sphere({0, 0, 0}, 1.0, 12, 8);
+  const FlyingDopTree<18> fly = build_flying_dop_tree<18>(sphere, BuildConfig::object_defaults());
+  DopQueryScratch<18> scratch;
+  QueryResult r;
+  const QueryOptions options{};
+  for (simd::Isa isa : simd::supported_isas()) {
+    const DopQueryFn<18> query = dop_query_for<18>(isa);
+    EXPECT_THROW(query(fly.tree, fly, Pose{}, options, scratch, r), std::invalid_argument);
+    // Built as an environment, the same mesh is queried (the sphere against itself collides).
+    const DopTree<18> env = build_dop_tree<18>(sphere, BuildConfig::environment_defaults());
+    query(env, fly, Pose{}, options, scratch, r);
+    EXPECT_TRUE(r.collides);
+  }
+}
+
 TEST(HotStart, ExactAlongAPathWithFewerTestsAndThePreviousWitness) {
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 14);
   const Mesh obj = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);

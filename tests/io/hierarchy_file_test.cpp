@@ -68,6 +68,8 @@ void expect_same(const DopTree<K>& a, const DopTree<K>& b) {
   expect_same_bytes(a.size, b.size, "size");
   expect_same_bytes(a.triangles.original, b.triangles.original, "original");
   expect_same_bytes(a.triangles.corners, b.triangles.corners, "corners");
+  // Derived at build and at load for an environment, not stored; a flying tree has none.
+  expect_same_bytes(a.corner_floats, b.corner_floats, "corner floats");
 }
 
 template <int K>
@@ -132,6 +134,7 @@ TYPED_TEST(HierarchyFileRoundTrip, EnvironmentLoadsAsBuilt) {
     const std::string bytes = format_hierarchy_file(EnvironmentHierarchy{built}, config);
     const EnvironmentFile loaded = parse_environment_file(bytes, "env.kdop");
     ASSERT_TRUE(std::holds_alternative<DopTree<K>>(loaded.hierarchy));
+    ASSERT_EQ(built.corner_floats.size(), std::size_t{built.triangles.size()} * 9);
     expect_same(built, std::get<DopTree<K>>(loaded.hierarchy));
     expect_same(config, loaded.config);
     // Writing what was loaded gives the same bytes: nothing is lost or left to chance.
