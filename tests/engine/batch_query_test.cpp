@@ -642,7 +642,7 @@ BatchConfig split_batch_config(QueryMode mode, unsigned threads) {
   return c;
 }
 
-TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
+TEST(SplitQuery, SameAnswersWhetherSplitOrNotAndSameCountersOnAnyThreads) {
   // Nested spheres in close proximity: thousands of node pairs per query.
   const Mesh outer = make_sphere({0, 0, 0}, 1.0, 40, 20);
   Mesh inner = outer;  // a 2% gap: parallel close proximity, thousands of node pairs
@@ -716,10 +716,9 @@ TEST(SplitQuery, SameAnswersAndCountersWhetherSplitOrNotOnAnyThreads) {
         ASSERT_EQ(split_parallel.stats.n_p, split.stats.n_p);
         ASSERT_EQ(split.contacts, whole.contacts);  // first_contact: 0 or 1
         ASSERT_EQ(split_parallel.contacts, whole.contacts);
-        if (mode != QueryMode::first_contact) {
-          ASSERT_EQ(split.stats.n_v, whole.stats.n_v);  // the same work, only shared out
-          ASSERT_EQ(split.stats.n_u, whole.stats.n_u);
-        }
+        // (The counters of a split query are not those of the query whole: its tasks test an
+        // environment leaf's triangles against flying inner nodes tumbled already, which the
+        // single traversal leaves to the children. They are the same on any thread count.)
       }
     }
   }
