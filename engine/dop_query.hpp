@@ -386,12 +386,12 @@ class DopTraversal {
       // Against a flying inner node tumbled already, the single traversal takes the slab and box
       // tests alone and leaves the triangles to the node's children: there they pass four times
       // in five (torus flight), and the children test them anyway (7.6% fewer instructions on the
-      // torus flight; "Environment leaves against tumbled nodes" in docs/design-notes.md). Split
-      // tasks share the tumbles, so whether a node is tumbled when a task comes depends on the
-      // other tasks: they test the triangles on both paths, a pair passing only all three tests
-      // whichever tumbles came first, so their counters are the same on any thread count. (A
-      // flying leaf's triangles are tested in leaf_pairs, which counts no pair for a triangle
-      // that misses.)
+      // torus flight; "a tumbled inner node's triangles left to its children" in
+      // docs/design-notes.md). Split tasks share the tumbles, so whether a node is tumbled when a
+      // task comes depends on the other tasks: they test the triangles on both paths, a pair
+      // passing only all three tests whichever tumbles came first, so their counters are the same
+      // on any thread count. (A flying leaf's triangles are tested in leaf_pairs, which counts no
+      // pair for a triangle that misses.)
       const float* tumbled = tumbled_in_this_pose(f);
       if (!tumbled && f != 0 && env_.topology.is_leaf(e)) {
         if (options_.boxes && !box_meets(e, f)) return false;
