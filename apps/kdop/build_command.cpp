@@ -63,7 +63,8 @@ int run_build(const BuildArgs& args) {
   check_file_fits(args.mesh, budget);
   const Mesh mesh = read_mesh(args.mesh);
   // The file's image is held in memory too before it is written.
-  check_build_fits(args.mesh, mesh.triangle_count(), budget, kBuildFileBytesPerTriangle);
+  check_build_fits(args.mesh, mesh.triangle_count(), budget,
+                   object ? kObjectBytesPerTriangle : kBuildFileBytesPerTriangle);
 
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();

@@ -140,10 +140,14 @@ MemoryBudget memory_budget(const std::string& max_memory);
 std::string budget_text(const MemoryBudget& budget);
 
 // A hierarchy needs about this much per triangle at its peak, the mesh included. Measured on a
-// 10,001,406-triangle sphere (kdop18, 2026-11-23): `kdop check` peaked at 4.21 GB (421 bytes a
-// triangle); `kdop build`, which also holds the 2.92 GB file image before writing it, at 6.79 GB
-// (679 bytes).
+// 10,001,406-triangle sphere (2026-12-01): `kdop check` with it as the environment peaked at
+// 2.98 GB with kdop18 and 3.24 GB with kdop32 (298 and 324 bytes a triangle); as the moving
+// object, whose build also finds every node's DOP vertices and the whole object's convex hull, at
+// 8.71 and 8.95 GB (871 and 895 bytes). `kdop build`, which also holds the file image before
+// writing it: an environment (kdop32) 5.13 GB, 513 bytes (679 with kdop18 on 2026-11-23, when its
+// file was larger); an object 8.95 GB, its file image made after the hull's peak has passed.
 inline constexpr std::uint64_t kBuildBytesPerTriangle = 450;
+inline constexpr std::uint64_t kObjectBytesPerTriangle = 950;
 inline constexpr std::uint64_t kBuildFileBytesPerTriangle = 720;
 
 // The G-code reader's move limit within the budget (kNcBytesPerMove each), with the reason in its

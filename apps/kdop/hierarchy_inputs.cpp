@@ -77,10 +77,11 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   };
   // A mesh of either role, built (timed) with the BV type the files fixed.
   const MemoryBudget budget = memory_budget(options.max_memory);
-  auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c) {
+  auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c,
+                   std::uint64_t per_triangle) {
     check_file_fits(path, budget);
     const Mesh mesh = read_mesh(path, kOrHierarchyFile);
-    check_build_fits(path, mesh.triangle_count(), budget);
+    check_build_fits(path, mesh.triangle_count(), budget, per_triangle);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);
     in.build_ms += ms_since(t0);
@@ -112,11 +113,13 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   // Meshes take the defaults of the BV type the files fixed, for what the options leave out.
   PairConfig built = config;
   apply_bv_defaults(options, agreement.bv(), built.environment, built.object);
-  in.environment =
-      env ? std::move(*env) : build(environment, build_environment_hierarchy, built.environment);
+  in.environment = env ? std::move(*env)
+                       : build(environment, build_environment_hierarchy, built.environment,
+                               kBuildBytesPerTriangle);
   for (std::size_t i = 0; i < objects.size(); ++i) {
     in.objects.push_back(loaded[i] ? std::move(*loaded[i])
-                                   : build(objects[i], build_object_hierarchy, built.object));
+                                   : build(objects[i], build_object_hierarchy, built.object,
+                                           kObjectBytesPerTriangle));
   }
   return in;
 }

@@ -878,6 +878,10 @@ expect "determinism path 1 = 8 threads" test "$(strip_times det/path1.json)" = "
 # Memory limits (issue 8): a mesh whose hierarchy would not fit is refused before building.
 check "max memory refuses" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 2000
 expect "max memory message" grep -q "cube.obj: 12 triangles need about 5400 bytes to build (about 450 bytes per triangle), more than the 2000 bytes --max-memory allows" err.txt
+# The moving object's build needs more (its DOP vertices and convex hull): the environment fits,
+# the same mesh as the object does not.
+check "max memory refuses the object" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 6000
+expect "max memory object message" grep -q "cube.obj: 12 triangles need about 11400 bytes to build (about 950 bytes per triangle), more than the 6000 bytes --max-memory allows" err.txt
 check "max memory file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --max-memory 100
 expect "max memory file message" grep -q "cube.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
 check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 1M
