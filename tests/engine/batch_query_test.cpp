@@ -339,9 +339,6 @@ std::vector<Pose> path_poses(int count, std::uint64_t seed) {
   return poses;
 }
 
-// Along a path the hot start gives the cold answers: the same pairs in all_contacts mode, with
-// fewer node pairs; in first_contact mode the same boolean, and a witness that intersects (the
-// previous pose's pair where it still does, answered without a descent: n_v 0).
 TEST(DopQuery, AnEnvironmentWithoutCornerFloatsIsRefused) {
   // A flying tree's DopTree has no corner floats (LeafFloats serve it): as an environment it is
   // refused with a message, never read past its end.
@@ -360,6 +357,9 @@ TEST(DopQuery, AnEnvironmentWithoutCornerFloatsIsRefused) {
   }
 }
 
+// Along a path the hot start gives the cold answers: the same pairs in all_contacts mode, with
+// fewer node pairs; in first_contact mode the same boolean, and a witness that intersects (the
+// previous pose's pair where it still does, answered without a descent: n_v 0).
 TEST(HotStart, ExactAlongAPathWithFewerTestsAndThePreviousWitness) {
   const Mesh env = make_sphere({0, 0, 0}, 1.0, 24, 14);
   const Mesh obj = make_torus({0, 0, 0}, 0.5, 0.15, 20, 10, 0.1);
