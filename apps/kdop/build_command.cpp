@@ -64,7 +64,7 @@ int run_build(const BuildArgs& args) {
   const Mesh mesh = read_mesh(args.mesh);
   // The file's image is held in memory too before it is written.
   check_build_fits(args.mesh, mesh.triangle_count(), budget,
-                   object ? kObjectBytesPerTriangle : kBuildFileBytesPerTriangle);
+                   object ? kObjectBytesPerTriangle : kEnvironmentFileBytesPerTriangle);
 
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();

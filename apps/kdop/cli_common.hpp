@@ -146,9 +146,9 @@ std::string budget_text(const MemoryBudget& budget);
 // 8.71 and 8.95 GB (871 and 895 bytes). `kdop build`, which also holds the file image before
 // writing it: an environment (kdop32) 5.13 GB, 513 bytes (679 with kdop18 on 2026-11-23, when its
 // file was larger); an object 8.95 GB, its file image made after the hull's peak has passed.
-inline constexpr std::uint64_t kBuildBytesPerTriangle = 450;
+inline constexpr std::uint64_t kEnvironmentBytesPerTriangle = 450;
 inline constexpr std::uint64_t kObjectBytesPerTriangle = 950;
-inline constexpr std::uint64_t kBuildFileBytesPerTriangle = 720;
+inline constexpr std::uint64_t kEnvironmentFileBytesPerTriangle = 720;
 
 // The G-code reader's move limit within the budget (kNcBytesPerMove each), with the reason in its
 // error message.
@@ -160,6 +160,6 @@ NcLimits nc_limits(const MemoryBudget& budget);
 // budget.
 void check_file_fits(const std::string& path, const MemoryBudget& budget);
 void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
-                      std::uint64_t per_triangle = kBuildBytesPerTriangle);
+                      std::uint64_t per_triangle);
 
 }  // namespace kdop::cli

@@ -115,7 +115,7 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
   apply_bv_defaults(options, agreement.bv(), built.environment, built.object);
   in.environment = env ? std::move(*env)
                        : build(environment, build_environment_hierarchy, built.environment,
-                               kBuildBytesPerTriangle);
+                               kEnvironmentBytesPerTriangle);
   for (std::size_t i = 0; i < objects.size(); ++i) {
     in.objects.push_back(loaded[i] ? std::move(*loaded[i])
                                    : build(objects[i], build_object_hierarchy, built.object,

@@ -134,7 +134,8 @@ TYPED_TEST(HierarchyFileRoundTrip, EnvironmentLoadsAsBuilt) {
     const std::string bytes = format_hierarchy_file(EnvironmentHierarchy{built}, config);
     const EnvironmentFile loaded = parse_environment_file(bytes, "env.kdop");
     ASSERT_TRUE(std::holds_alternative<DopTree<K>>(loaded.hierarchy));
-    ASSERT_EQ(built.corner_floats.size(), std::size_t{built.triangles.size()} * 9);
+    ASSERT_EQ(built.corner_floats.size(),
+              std::size_t{built.triangles.size()} * kCornerFloatsPerSlot);
     expect_same(built, std::get<DopTree<K>>(loaded.hierarchy));
     expect_same(config, loaded.config);
     // Writing what was loaded gives the same bytes: nothing is lost or left to chance.
