@@ -30,4 +30,12 @@ std::uint32_t triangle_count(const ObjectHierarchy& h) {
   return std::visit([](const auto& f) { return f.tree.triangles.size(); }, h);
 }
 
+std::size_t memory_bytes(const EnvironmentHierarchy& h) {
+  return std::visit([](const auto& t) { return memory_bytes(t); }, h);
+}
+
+std::size_t memory_bytes(const ObjectHierarchy& h) {
+  return std::visit([](const auto& f) { return memory_bytes(f); }, h);
+}
+
 }  // namespace kdop

@@ -3,6 +3,7 @@
 // once (std::visit) and never per node. An environment is a DopTree or an OrientedTree, a moving
 // object a FlyingDopTree or a FlyingOrientedTree; both come from the builders or from hierarchy
 // files (io/hierarchy_file.hpp).
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -66,5 +67,9 @@ Object take_object(ObjectHierarchy& object, const std::string& whose) {
 
 std::uint32_t triangle_count(const EnvironmentHierarchy& h);
 std::uint32_t triangle_count(const ObjectHierarchy& h);
+
+// Bytes of the hierarchy's arrays (nodes, geometry, derived floats), as its own memory_bytes.
+std::size_t memory_bytes(const EnvironmentHierarchy& h);
+std::size_t memory_bytes(const ObjectHierarchy& h);
 
 }  // namespace kdop

@@ -468,13 +468,18 @@ void check_file_fits(const std::string& path, const MemoryBudget& budget) {
 }
 
 void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
-                      std::uint64_t per_triangle) {
+                      std::uint64_t per_triangle, std::uint64_t held) {
   const double need = static_cast<double>(triangles) * static_cast<double>(per_triangle);
-  if (budget.bytes == 0 || need <= static_cast<double>(budget.bytes)) return;
+  if (budget.bytes == 0 || need + static_cast<double>(held) <= static_cast<double>(budget.bytes))
+    return;
+  const std::string room =
+      held == 0 ? budget_text(budget)
+                : "the " + gigabytes(budget.bytes > held ? budget.bytes - held : 0) + " left of " +
+                      budget_text(budget) + " (the hierarchies built or read before it hold " +
+                      gigabytes(held) + ")";
   throw InputError(path + ": " + std::to_string(triangles) + " triangles need about " +
                    gigabytes(static_cast<std::uint64_t>(need)) + " to build (about " +
-                   std::to_string(per_triangle) + " bytes per triangle), more than " +
-                   budget_text(budget));
+                   std::to_string(per_triangle) + " bytes per triangle), more than " + room);
 }
 
 }  // namespace kdop::cli

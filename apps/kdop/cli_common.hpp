@@ -156,10 +156,11 @@ NcLimits nc_limits(const MemoryBudget& budget);
 
 // Before reading: a mesh file larger than the budget is refused (a mesh in memory is never much
 // larger than its file). After reading: `triangles` are refused when their hierarchy would need
-// more than the budget (`per_triangle` bytes each). InputError naming the file, the need and the
-// budget.
+// more than the budget (`per_triangle` bytes each) less the `held` bytes of the hierarchies built
+// or loaded before it, which stay in memory while it is built. InputError naming the file, the
+// need and the budget.
 void check_file_fits(const std::string& path, const MemoryBudget& budget);
 void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
-                      std::uint64_t per_triangle);
+                      std::uint64_t per_triangle, std::uint64_t held = 0);
 
 }  // namespace kdop::cli

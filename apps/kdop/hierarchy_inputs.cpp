@@ -65,26 +65,32 @@ Inputs load_inputs(const std::string& environment, const std::vector<std::string
                    const BuildOptions& options, const PairConfig& config) {
   Inputs in;
   BvAgreement agreement(options, config.bv);
+  // The hierarchies read or built so far stay in memory while the next mesh is built, so the
+  // budget bounds the whole run, not each mesh on its own.
+  const MemoryBudget budget = memory_budget(options.max_memory);
+  std::uint64_t held = 0;
   // A hierarchy file of either role: read (timed), its ignored options noted, its BV agreed.
   auto load = [&](const std::string& path, auto read, const BuildConfig& asked,
                   const BuildConfig& defaults, std::uint32_t given_leaf, const char* leaf_flag) {
     const auto t0 = Clock::now();
     auto file = read(path);
     in.build_ms += ms_since(t0);
+    held += memory_bytes(file.hierarchy);
     note_ignored_options(path, file.config, asked, defaults, given_leaf, leaf_flag);
     agreement.add(bv_type(file.hierarchy), path);
     return std::move(file.hierarchy);
   };
-  // A mesh of either role, built (timed) with the BV type the files fixed.
-  const MemoryBudget budget = memory_budget(options.max_memory);
+  // A mesh of either role, built (timed) with the BV type the files fixed, held to what the
+  // hierarchies before it leave of the budget.
   auto build = [&](const std::string& path, auto build_hierarchy, const BuildConfig& c,
                    std::uint64_t per_triangle) {
     check_file_fits(path, budget);
     const Mesh mesh = read_mesh(path, kOrHierarchyFile);
-    check_build_fits(path, mesh.triangle_count(), budget, per_triangle);
+    check_build_fits(path, mesh.triangle_count(), budget, per_triangle, held);
     const auto t0 = Clock::now();
     auto h = build_hierarchy(mesh, agreement.bv(), c);
     in.build_ms += ms_since(t0);
+    held += memory_bytes(h);
     return h;
   };
 

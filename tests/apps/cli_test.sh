@@ -881,7 +881,12 @@ expect "max memory message" grep -q "cube.obj: 12 triangles need about 5400 byte
 # The moving object's build needs more (its DOP vertices and convex hull): the environment fits,
 # the same mesh as the object does not.
 check "max memory refuses the object" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 6000
-expect "max memory object message" grep -q "cube.obj: 12 triangles need about 11400 bytes to build (about 950 bytes per triangle), more than the 6000 bytes --max-memory allows" err.txt
+expect "max memory object message" grep -q "cube.obj: 12 triangles need about 11400 bytes to build (about 950 bytes per triangle), more than the [0-9]* bytes left of the 6000 bytes --max-memory allows (the hierarchies built or read before it hold [0-9]* bytes)" err.txt
+# The budget bounds the whole run: the object's build alone fits in 12,000 bytes, but not beside
+# the environment's hierarchy built before it.
+check "max memory counts the environment" 2 "$kdop" check --env cube.obj --object cube.obj --max-memory 12000
+expect "max memory counts the environment: message" grep -q "cube.obj: 12 triangles need about 11400 bytes to build (about 950 bytes per triangle), more than the [0-9]* bytes left of the 12000 bytes --max-memory allows (the hierarchies built or read before it hold [0-9]* bytes)" err.txt
+check "max memory object alone fits" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 20000
 check "max memory file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --max-memory 100
 expect "max memory file message" grep -q "cube.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
 check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 1M
