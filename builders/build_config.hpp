@@ -4,6 +4,7 @@
 // mean, leaf threshold tau = 40 for the flying object) but for the environment's tau: 3, not 1
 // (measured for the k-DOP types: engine/bv_type.hpp, default_env_leaf).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -61,5 +62,12 @@ const char* to_string(SplitPoint point);
 inline bool is_volume_rule(SplitRule r) {
   return r == SplitRule::min_sum || r == SplitRule::min_max || r == SplitRule::surface_area;
 }
+
+// Called by checks that read their own meshes (kdop path, kdop nc) after a mesh is read and
+// before its hierarchy is built: the mesh's path, its triangles, whether it is a moving object's
+// (whose build needs more) and the bytes of the hierarchies built or read before it, which stay
+// in memory meanwhile. It throws to refuse the build (the CLI's memory budget).
+using BeforeBuild = std::function<void(const std::string& mesh, std::uint64_t triangles,
+                                       bool moving, std::uint64_t held_bytes)>;
 
 }  // namespace kdop

@@ -59,6 +59,7 @@ struct SetupSolid {
 };
 
 SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file,
+                      const BeforeBuild& before_build, std::uint64_t& held,
                       bool keep_mesh = false) {
   Mesh m;
   std::string source = setup_file;
@@ -78,9 +79,11 @@ SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file,
   const auto [y_lo, y_hi] = std::minmax_element(m.y.begin(), m.y.end());
   const auto [z_lo, z_hi] = std::minmax_element(m.z.begin(), m.z.end());
   const Vec3 lo{*x_lo, *y_lo, *z_lo}, hi{*x_hi, *y_hi, *z_hi};
+  if (before_build && !s.is_box()) before_build(s.mesh, m.triangle_count(), false, held);
   // Leaves of one triangle (a plain BuildConfig): the default of 3 was measured on collision
   // queries, not on the tool sweeps of an NC check.
   DopTree<K> tree = build_dop_tree<K>(m, BuildConfig{});
+  held += memory_bytes(tree);
   return {s.name, std::move(tree), lo, hi, keep_mesh ? std::move(m) : Mesh{}};
 }
 
@@ -518,11 +521,14 @@ std::optional<NcReport> check_nc(const NcSetupFile& setup, const ToolLibrary& to
   if (!(options.delta > 0) || !(options.arc_sagitta > 0)) {
     throw std::invalid_argument("delta and arc sagitta must be > 0");
   }
-  const SetupSolid stock = load_solid(setup.stock, setup.file, true);
+  std::uint64_t held = 0;  // bytes of the solids' trees built so far
+  const SetupSolid stock = load_solid(setup.stock, setup.file, options.before_build, held, true);
   std::optional<SetupSolid> part;
-  if (setup.has_part) part = load_solid(setup.part, setup.file);
+  if (setup.has_part) part = load_solid(setup.part, setup.file, options.before_build, held);
   std::vector<SetupSolid> fixtures;
-  for (const NcSetupSolid& f : setup.fixtures) fixtures.push_back(load_solid(f, setup.file));
+  for (const NcSetupSolid& f : setup.fixtures) {
+    fixtures.push_back(load_solid(f, setup.file, options.before_build, held));
+  }
 
   std::map<std::int32_t, ToolModel> models;
   for (const auto& [number, spec] : tools.tools) {

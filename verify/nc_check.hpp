@@ -50,6 +50,7 @@
 #include <string>
 #include <vector>
 
+#include "builders/build_config.hpp"
 #include "io/gcode_program.hpp"
 #include "io/nc_report.hpp"
 #include "io/nc_setup.hpp"
@@ -66,6 +67,7 @@ struct NcCheckOptions {
   unsigned threads = 0;  // 0: every hardware thread
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
   const std::atomic<bool>* cancel = nullptr;
+  BeforeBuild before_build;  // set: asked before each mesh solid's hierarchy is built
 };
 
 // Checks `program` on `setup` with `tools`. Reads the setup's meshes (IoError for unreadable

@@ -51,32 +51,44 @@ double dop_extent(const float* bounds) {
   return e;
 }
 
-// A mesh's hierarchy built by `build`, or a hierarchy file's (of the BV type asked for).
+// A mesh's hierarchy built by `build` (after `before_build`, if set, has seen the mesh), or a
+// hierarchy file's (of the BV type asked for). `held` counts the bytes of the trees so far.
 template <class Tree, class ReadFile, class Build>
-Tree tree_from(const std::string& path, BvType bv, ReadFile read_file, Build build) {
-  if (!is_hierarchy_file(path)) return build(read_mesh(path, kOrHierarchyFile));
+Tree tree_from(const std::string& path, BvType bv, ReadFile read_file, Build build,
+               const BeforeBuild& before_build, bool moving, std::uint64_t& held) {
+  if (!is_hierarchy_file(path)) {
+    const Mesh mesh = read_mesh(path, kOrHierarchyFile);
+    if (before_build) before_build(path, mesh.triangle_count(), moving, held);
+    Tree tree = build(mesh);
+    held += memory_bytes(tree);
+    return tree;
+  }
   auto file = read_file(path);
   Tree* tree = std::get_if<Tree>(&file.hierarchy);
   if (tree == nullptr) {
     throw IoError::in_file(path, std::string("hierarchy is ") + to_string(bv_type(file.hierarchy)) +
                                      ", expected " + to_string(bv));
   }
+  held += memory_bytes(*tree);
   return std::move(*tree);
 }
 
 template <int K>
 SceneTrees<K> load_trees(const Scene& scene, const PathCheckOptions& options) {
   SceneTrees<K> trees;
+  std::uint64_t held = 0;
   for (const SceneEnvironmentMesh& m : scene.environment) {
     trees.environment.push_back(tree_from<DopTree<K>>(
         m.mesh, options.bv, read_environment_file,
-        [&](const Mesh& mesh) { return build_dop_tree<K>(mesh, options.environment); }));
+        [&](const Mesh& mesh) { return build_dop_tree<K>(mesh, options.environment); },
+        options.before_build, false, held));
     trees.environment_extent.push_back(dop_extent<K>(trees.environment.back().node_bounds(0)));
   }
   for (const SceneObject& o : scene.objects) {
     trees.objects.push_back(tree_from<FlyingDopTree<K>>(
         o.mesh, options.bv, read_object_file,
-        [&](const Mesh& mesh) { return build_flying_dop_tree<K>(mesh, options.object); }));
+        [&](const Mesh& mesh) { return build_flying_dop_tree<K>(mesh, options.object); },
+        options.before_build, true, held));
   }
   return trees;
 }

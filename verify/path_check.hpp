@@ -61,6 +61,7 @@ struct PathCheckOptions {
   // Called now and then from a worker thread with (tasks done, tasks).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   const std::atomic<bool>* cancel = nullptr;  // set: stop soon, check_path returns nullopt
+  BeforeBuild before_build;  // set: asked before each scene mesh's hierarchy is built
 };
 
 // Loads the scene's meshes (or hierarchy files), builds their hierarchies and checks the

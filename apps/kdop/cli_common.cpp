@@ -459,12 +459,28 @@ NcLimits nc_limits(const MemoryBudget& budget) {
   return limits;
 }
 
-void check_file_fits(const std::string& path, const MemoryBudget& budget) {
+namespace {
+
+// "the 2.00 GB --max-memory allows", or with `held` bytes taken: "the 1.50 GB left of the 2.00 GB
+// --max-memory allows (<held_what> hold 0.50 GB)".
+std::string room_text(const MemoryBudget& budget, std::uint64_t held, const char* held_what) {
+  if (held == 0) return budget_text(budget);
+  return "the " + gigabytes(budget.bytes > held ? budget.bytes - held : 0) + " left of " +
+         budget_text(budget) + " (" + held_what + " hold " + gigabytes(held) + ")";
+}
+
+}  // namespace
+
+void check_file_fits(const std::string& path, const MemoryBudget& budget, std::uint64_t held,
+                     const char* held_what) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (error || budget.bytes == 0 || size <= budget.bytes) return;
+  if (error || budget.bytes == 0 ||
+      static_cast<double>(size) + static_cast<double>(held) <= static_cast<double>(budget.bytes)) {
+    return;
+  }
   throw InputError(path + ": the file has " + gigabytes(size) + ", more than " +
-                   budget_text(budget));
+                   room_text(budget, held, held_what));
 }
 
 void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
@@ -472,14 +488,18 @@ void check_build_fits(const std::string& path, std::uint64_t triangles, const Me
   const double need = static_cast<double>(triangles) * static_cast<double>(per_triangle);
   if (budget.bytes == 0 || need + static_cast<double>(held) <= static_cast<double>(budget.bytes))
     return;
-  const std::string room =
-      held == 0 ? budget_text(budget)
-                : "the " + gigabytes(budget.bytes > held ? budget.bytes - held : 0) + " left of " +
-                      budget_text(budget) + " (the hierarchies built or read before it hold " +
-                      gigabytes(held) + ")";
+  const std::string room = room_text(budget, held, "the hierarchies built or read before it");
   throw InputError(path + ": " + std::to_string(triangles) + " triangles need about " +
                    gigabytes(static_cast<std::uint64_t>(need)) + " to build (about " +
                    std::to_string(per_triangle) + " bytes per triangle), more than " + room);
+}
+
+BeforeBuild build_gate(const MemoryBudget& budget) {
+  return
+      [budget](const std::string& mesh, std::uint64_t triangles, bool moving, std::uint64_t held) {
+        check_build_fits(mesh, triangles, budget,
+                         moving ? kObjectBytesPerTriangle : kEnvironmentBytesPerTriangle, held);
+      };
 }
 
 }  // namespace kdop::cli

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "builders/build_config.hpp"
 #include "geometry/pose.hpp"
 #include "io/atomic_file.hpp"
 
@@ -154,13 +155,20 @@ inline constexpr std::uint64_t kEnvironmentFileBytesPerTriangle = 720;
 // error message.
 NcLimits nc_limits(const MemoryBudget& budget);
 
-// Before reading: a mesh file larger than the budget is refused (a mesh in memory is never much
-// larger than its file). After reading: `triangles` are refused when their hierarchy would need
-// more than the budget (`per_triangle` bytes each) less the `held` bytes of the hierarchies built
-// or loaded before it, which stay in memory while it is built. InputError naming the file, the
-// need and the budget.
-void check_file_fits(const std::string& path, const MemoryBudget& budget);
+// Before reading: a mesh or hierarchy file larger than the budget less `held` bytes (what
+// `held_what` names: the hierarchies read or built before it) is refused (a mesh in memory is
+// never much larger than its file, and a mapped hierarchy file larger than the memory would be
+// read from disk again on every query). After reading: `triangles` are refused when their
+// hierarchy would need more than the budget (`per_triangle` bytes each) less the `held` bytes of
+// the hierarchies built or loaded before it, which stay in memory while it is built. InputError
+// naming the file, the need and the budget.
+void check_file_fits(const std::string& path, const MemoryBudget& budget, std::uint64_t held = 0,
+                     const char* held_what = "the hierarchies built or read before it");
 void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
                       std::uint64_t per_triangle, std::uint64_t held = 0);
+
+// The checks above for a verify-layer build (kdop path, kdop nc): moving meshes at
+// kObjectBytesPerTriangle, the rest at kEnvironmentBytesPerTriangle.
+BeforeBuild build_gate(const MemoryBudget& budget);
 
 }  // namespace kdop::cli

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -208,8 +209,12 @@ int run_nc(const NcArgs& args) {
   std::vector<const NcSetupSolid*> solids{&setup.stock};
   if (setup.has_part) solids.push_back(&setup.part);
   for (const NcSetupSolid& f : setup.fixtures) solids.push_back(&f);
+  std::uint64_t files = 0;
   for (const NcSetupSolid* solid : solids) {
-    if (!solid->is_box()) check_file_fits(solid->mesh, budget);
+    if (solid->is_box()) continue;
+    check_file_fits(solid->mesh, budget, files, "the setup's mesh files before it");
+    std::error_code error;
+    files += std::filesystem::file_size(solid->mesh, error);
   }
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();
@@ -225,6 +230,7 @@ int run_nc(const NcArgs& args) {
   options.stock_cell = args.stock_cell;
   options.threads = args.threads;
   options.cancel = &interrupt_flag();
+  options.before_build = build_gate(budget);
   const auto start = Clock::now();
   ProgressLine progress(!args.quiet);
   options.progress = [&](std::uint64_t done, std::uint64_t total) {

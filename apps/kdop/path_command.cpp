@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -198,18 +199,23 @@ int run_path(const PathArgs& args) {
                 args.out.empty() ? "the summary" : nullptr);
   const MemoryBudget budget = memory_budget(args.build.max_memory);
   check_step_samples(trajectory, args.step, budget);
+  options.before_build = build_gate(budget);
   // Hierarchy files in the scene fix the type: all alike, and as --bv / --k asks if given.
   {
     BvAgreement agreement(args.build, options.bv);
     std::vector<std::string> meshes;
     for (const SceneEnvironmentMesh& m : scene.environment) meshes.push_back(m.mesh);
     for (const SceneObject& o : scene.objects) meshes.push_back(o.mesh);
+    // Before anything is read: each file against what the files before it leave (their
+    // hierarchies will hold at least as much); after each mesh is read, its build against what
+    // the hierarchies before it hold (options.before_build).
+    std::uint64_t files = 0;
     for (const std::string& m : meshes) {
+      check_file_fits(m, budget, files, "the scene's files before it");
+      std::error_code error;
+      files += std::filesystem::file_size(m, error);
       const std::optional<BvType> bv = is_hierarchy_file(m) ? hierarchy_file_bv(m) : std::nullopt;
-      if (!bv) {
-        check_file_fits(m, budget);  // a mesh larger than the memory, before it is read
-        continue;
-      }
+      if (!bv) continue;
       if (!is_dop(*bv)) {
         throw InputError(m + ": an " + std::string(to_string(*bv)) +
                          " hierarchy; kdop path needs k-DOP hierarchies");

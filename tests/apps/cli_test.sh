@@ -890,6 +890,14 @@ check "max memory object alone fits" 1 "$kdop" check --env cube.obj --object cub
 check "max memory file" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses.csv --max-memory 100
 expect "max memory file message" grep -q "cube.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
 check "max memory enough" 1 "$kdop" check --env cube.obj --object cube.obj --max-memory 1M
+# Hierarchy files count too: the environment's file (2,964 bytes held) leaves too little of 8000
+# for the object's 9,024-byte file, which is refused before it is mapped.
+"$kdop" build --mesh cube.obj --out mm_env.kdop 2>/dev/null
+"$kdop" build --mesh cube.obj --role object --out mm_object.kdop 2>/dev/null
+check "max memory counts a hierarchy file" 2 "$kdop" check --env mm_env.kdop --object mm_object.kdop --max-memory 8000
+expect "max memory counts a hierarchy file: message" grep -q "mm_object.kdop: the file has 9024 bytes, more than the 5036 bytes left of the 8000 bytes --max-memory allows (the hierarchies built or read before it hold 2964 bytes)" err.txt
+check "max memory hierarchy files fit" 1 "$kdop" check --env mm_env.kdop --object mm_object.kdop --max-memory 12000
+rm -f mm_env.kdop mm_object.kdop
 # An address-space limit (ulimit -v) below MemAvailable is the budget too: a file larger than it
 # is refused (reading it would fail in mimalloc's operator new, which aborts). Not under the
 # sanitizers, which reserve terabytes of address space. (grep reads all of nm's output: with -q it
@@ -908,6 +916,12 @@ if ! nm "$kdop" 2>/dev/null | grep -E '__(asan|tsan)_' >/dev/null; then
 fi
 check "max memory nc mesh" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --max-memory 100
 expect "max memory nc mesh message" grep -q "part.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
+check "max memory nc files together" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --max-memory 300
+expect "max memory nc files together: message" grep -q "clamp.obj: the file has 303 bytes, more than the 31 bytes left of the 300 bytes --max-memory allows (the setup's mesh files before it hold 269 bytes)" err.txt
+# The part's build (12 triangles, 5,400 bytes) beside the stock box's tree.
+check "max memory nc counts the stock" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --max-memory 10000
+expect "max memory nc counts the stock: message" grep -q "part.obj: 12 triangles need about 5400 bytes to build (about 450 bytes per triangle), more than the [0-9]* bytes left of the 10000 bytes --max-memory allows (the hierarchies built or read before it hold [0-9]* bytes)" err.txt
+check "max memory nc fits" 1 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --max-memory 20000
 # A (sparse) mesh file larger than the memory: refused by kdop path before reading, not aborted
 # by the allocator.
 truncate -s 4T path/huge.stl
@@ -915,7 +929,12 @@ sed 's|"mesh": "plate.obj"|"mesh": "huge.stl"|' path/scene.json >path/huge_scene
 check "path mesh larger than memory" 2 "$kdop" path --scene path/huge_scene.json --trajectory path/traj.csv
 expect "path mesh larger than memory message" grep -q "huge.stl: the file has .* more than the .* available" err.txt
 check "path max memory" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --max-memory 100
-expect "path max memory message" grep -q "box.obj: the file has .* bytes, more than the 100 bytes --max-memory allows" err.txt
+expect "path max memory message" grep -q "box.obj: the file has [0-9]* bytes, more than the 65 bytes left of the 100 bytes --max-memory allows (the scene's files before it hold 35 bytes)" err.txt
+# The files fit, but the box's build (12 triangles, 11,400 bytes as a moving object) does not fit
+# beside the plate's tree (724 bytes).
+check "path max memory counts the environment" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --max-memory 12000
+expect "path max memory counts the environment: message" grep -q "box.obj: 12 triangles need about 11400 bytes to build (about 950 bytes per triangle), more than the 11276 bytes left of the 12000 bytes --max-memory allows (the hierarchies built or read before it hold 724 bytes)" err.txt
+check "path max memory fits" 0 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --max-memory 14000
 check "path max memory steps" 2 "$kdop" path --scene path/scene.json --trajectory path/traj.csv --step 1e-6 --max-memory 1M
 expect "path max memory steps message" grep -q "would take about 1e+06 samples (about 400 bytes each), more than the 1.0 MB --max-memory allows; use a larger --step" err.txt
 rm -f path/huge.stl
