@@ -144,9 +144,10 @@ std::string budget_text(const MemoryBudget& budget);
 // 10,001,406-triangle sphere (2026-12-01): `kdop check` with it as the environment peaked at
 // 2.98 GB with kdop18 and 3.24 GB with kdop32 (298 and 324 bytes a triangle); as the moving
 // object, whose build also finds every node's DOP vertices and the whole object's convex hull, at
-// 8.71 and 8.95 GB (871 and 895 bytes). `kdop build`, which also holds the file image before
-// writing it: an environment (kdop32) 5.13 GB, 513 bytes (679 with kdop18 on 2026-11-23, when its
-// file was larger); an object 8.95 GB, its file image made after the hull's peak has passed.
+// 6.63 and 6.96 GB (663 and 696 bytes; 871 and 895 before the STL soup's repeated corners were
+// merged for the hull). `kdop build`, which also holds the file image before writing it: an
+// environment (kdop32) 5.13 GB, 513 bytes (679 with kdop18 on 2026-11-23, when its file was
+// larger); an object 8.38 GB, 838 bytes. A sphere is the hull's worst case (every point on it).
 inline constexpr std::uint64_t kEnvironmentBytesPerTriangle = 450;
 inline constexpr std::uint64_t kObjectBytesPerTriangle = 950;
 inline constexpr std::uint64_t kEnvironmentFileBytesPerTriangle = 720;
