@@ -33,9 +33,11 @@ Local local_coordinates(const Vec3& p, const Vec3& c, const std::array<Vec3, 3>&
 }
 
 // The node's box: in the frame of its convex hull's surface, or of its own triangles' when it is
-// small (builders/obb_fit.hpp).
+// small or large (builders/obb_fit.hpp).
 Obb fit_node(const LeafTriangles& t, SlotRange range, const std::vector<Vec3>& corners) {
-  if (corners.size() > kHullFitMinCorners) return fit_obb(corners);
+  if (corners.size() > kHullFitMinCorners && corners.size() <= kHullFitMaxCorners) {
+    return fit_obb(corners);
+  }
   std::vector<std::array<Vec3, 3>> surface;
   for (std::uint32_t s = range.first; s < range.first + range.count; ++s) {
     const Triangle tri = t.triangle(s);

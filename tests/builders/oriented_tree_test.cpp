@@ -57,6 +57,8 @@ void check_containment() {
   Mesh m = make_torus({100, -50, 3}, 1, 0.3, 24, 12, 0.2);
   test::add_degenerate_and_duplicates(m, rng, 30);
   append_mesh(m, test::make_grid_plate(3, 0.5));  // flat, axis-aligned parts
+  // Nodes of more than kHullFitMaxCorners corners, fitted by their triangles.
+  append_mesh(m, make_sphere({97, -52, 1}, 2, 80, 60));
   for (SplitRule rule : {SplitRule::obb_axis, SplitRule::splatter}) {
     for (std::uint32_t tau : {1u, 40u}) {
       const BuildConfig c{rule, SplitPoint::mean, tau};
