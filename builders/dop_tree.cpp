@@ -225,6 +225,8 @@ void build_root_hull(const Mesh& mesh, FlyingDopTree<K>& f) {
 
 template <int K>
 FlyingDopTree<K> build_flying_dop_tree(const Mesh& mesh, const BuildConfig& config) {
+  // Checked before the two halves start: the hull's half reads the mesh unchecked.
+  validate_mesh(mesh);
   FlyingDopTree<K> f;
   // The hull needs only the mesh, so it is built beside the tree on another worker: qhull is
   // sequential and takes most of a large object's build (1,000,000 triangles: 6 of 13 s).

@@ -11,13 +11,13 @@
 #include "geometry/populated_vector.hpp"
 
 namespace kdop {
-namespace {
 
-void validate(const Mesh& mesh) {
+void validate_mesh(const Mesh& mesh) {
   if (mesh.triangle_count() == 0) throw std::invalid_argument("mesh has no triangles");
   if (mesh.triangle_count() > 0xFFFFFFFEu)
     throw std::invalid_argument("mesh has too many triangles");
   const std::size_t nv = mesh.vertex_count();
+  if (nv > 0xFFFFFFFEu) throw std::invalid_argument("mesh has too many vertices");
   for (std::size_t i = 0; i < nv; ++i) {
     if (!std::isfinite(mesh.x[i]) || !std::isfinite(mesh.y[i]) || !std::isfinite(mesh.z[i])) {
       throw std::invalid_argument("vertex " + std::to_string(i) + " has a non-finite coordinate");
@@ -30,6 +30,8 @@ void validate(const Mesh& mesh) {
     }
   }
 }
+
+namespace {
 
 // Subtrees with fewer triangles than this, or deeper than this, are built sequentially in one
 // task (the depth limit bounds the call stack when splits are lopsided).
@@ -123,7 +125,7 @@ void append(const Subtree& s, std::vector<BuildNode>& out) {
 
 template <int K>
 BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config) {
-  validate(mesh);
+  validate_mesh(mesh);
   const auto n = static_cast<std::uint32_t>(mesh.triangle_count());
   BuildTree tree;
   tree.order.resize(n);

@@ -30,9 +30,14 @@ struct BuildTree {
   std::vector<std::uint32_t> order;  // slot -> input triangle index
 };
 
-// Throws std::invalid_argument for a mesh without triangles, a corner index out of range or a
-// non-finite coordinate. Deterministic: the same mesh and config give the same tree, whatever
-// the number of threads. K is the k-DOP the volume rules measure (the others ignore it).
+// std::invalid_argument for a mesh without triangles (or with more than 2^32 - 2 triangles or
+// vertices), a corner index
+// out of range or a non-finite coordinate.
+void validate_mesh(const Mesh& mesh);
+
+// Throws as validate_mesh for such meshes. Deterministic: the same mesh and config give the same
+// tree, whatever the number of threads. K is the k-DOP the volume rules measure (the others ignore
+// it).
 template <int K>
 BuildTree build_topdown(const Mesh& mesh, const BuildConfig& config);
 

@@ -12,6 +12,7 @@
 // threads and runs nested run_tasks inline (a split query's tasks would otherwise need worker
 // ids of their own); it is for checking, not for speed.
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <type_traits>
 
@@ -58,12 +59,32 @@ void parallel_for_indices(std::size_t count, Body&& body) {
   });
 }
 
+// f() and g(), possibly at the same time. An exception of either is held until both are done and
+// then rethrown (f's first): thrown through the scheduler it would cancel the other's nested
+// parallel loops, which then return early and leave it to go on with partial results.
 template <class F, class G>
 void parallel_invoke(F&& f, G&& g) {
-  using FF = std::remove_reference_t<F>;
-  using GG = std::remove_reference_t<G>;
-  run_both([](void* c) { (*static_cast<FF*>(c))(); }, &f, [](void* c) { (*static_cast<GG*>(c))(); },
-           &g);
+  std::exception_ptr f_error, g_error;
+  auto guarded_f = [&] {
+    try {
+      f();
+    } catch (...) {
+      f_error = std::current_exception();
+    }
+  };
+  auto guarded_g = [&] {
+    try {
+      g();
+    } catch (...) {
+      g_error = std::current_exception();
+    }
+  };
+  using FF = decltype(guarded_f);
+  using GG = decltype(guarded_g);
+  run_both([](void* c) { (*static_cast<FF*>(c))(); }, &guarded_f,
+           [](void* c) { (*static_cast<GG*>(c))(); }, &guarded_g);
+  if (f_error) std::rethrow_exception(f_error);
+  if (g_error) std::rethrow_exception(g_error);
 }
 
 class ParallelRunner {

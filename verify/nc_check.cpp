@@ -84,6 +84,9 @@ SetupSolid load_solid(const NcSetupSolid& s, const std::string& setup_file,
   // queries, not on the tool sweeps of an NC check.
   DopTree<K> tree = build_dop_tree<K>(m, BuildConfig{});
   held += memory_bytes(tree);
+  if (keep_mesh) {  // the stock's mesh stays for its height field
+    held += 3 * sizeof(double) * m.vertex_count() + 3 * sizeof(std::uint32_t) * m.triangle_count();
+  }
   return {s.name, std::move(tree), lo, hi, keep_mesh ? std::move(m) : Mesh{}};
 }
 

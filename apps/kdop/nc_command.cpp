@@ -214,7 +214,8 @@ int run_nc(const NcArgs& args) {
     if (solid->is_box()) continue;
     check_file_fits(solid->mesh, budget, files, "the setup's mesh files before it");
     std::error_code error;
-    files += std::filesystem::file_size(solid->mesh, error);
+    const std::uintmax_t size = std::filesystem::file_size(solid->mesh, error);
+    if (!error) files += size;
   }
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();

@@ -213,7 +213,8 @@ int run_path(const PathArgs& args) {
     for (const std::string& m : meshes) {
       check_file_fits(m, budget, files, "the scene's files before it");
       std::error_code error;
-      files += std::filesystem::file_size(m, error);
+      const std::uintmax_t size = std::filesystem::file_size(m, error);
+      if (!error) files += size;
       const std::optional<BvType> bv = is_hierarchy_file(m) ? hierarchy_file_bv(m) : std::nullopt;
       if (!bv) continue;
       if (!is_dop(*bv)) {

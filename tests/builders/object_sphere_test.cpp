@@ -53,6 +53,17 @@ TEST(ReferencedCorners, ASoupsRepeatedCornersOnce) {
   EXPECT_EQ(as_set(corners), distinct_referenced(cube));
 }
 
+// -0 and +0 are one point (== says so), so they must meet in the table.
+TEST(ReferencedCorners, SignedZerosAreOnePoint) {
+  Mesh m;
+  m.add_triangle(m.add_vertex(0.0, 1, 2), m.add_vertex(1, 0.0, 0.0), m.add_vertex(2, 2, 2));
+  m.add_triangle(m.add_vertex(-0.0, 1, 2), m.add_vertex(1, -0.0, -0.0), m.add_vertex(2, 2, 2));
+  m.add_triangle(m.add_vertex(-0.0, 1, -0.0), m.add_vertex(1, 0.0, -0.0),
+                 m.add_vertex(0.0, 1, 0.0));
+  const std::vector<Vec3> corners = referenced_corners(m);
+  EXPECT_EQ(corners.size(), 4u);  // (0,1,2), (1,0,0), (2,2,2), (0,1,0)
+}
+
 TEST(ReferencedCorners, MatchesTheDistinctPointsOfRandomSoups) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> cell(-3, 3);

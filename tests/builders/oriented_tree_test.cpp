@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "builders/obb_fit.hpp"
 #include "geometry/pose.hpp"
 #include "geometry/shapes.hpp"
 #include "tests/support/scenes.hpp"
@@ -76,6 +77,38 @@ TEST(OrientedTree, ObbNodesContainTheirTriangles) {
 
 TEST(OrientedTree, RssNodesContainTheirTriangles) {
   check_containment<RssBv>();
+}
+
+// A node of more than kHullFitMaxCorners corners takes the axes of its own triangles, not of its
+// hull: a dense 210 x 70 plate with one tall spike at a corner, whose hull (a pyramid over the
+// plate) has axes well apart from the plate's.
+TEST(OrientedTree, LargeNodesAreFittedByTheirTriangles) {
+  Mesh m = test::make_grid_plate(70, 0);
+  for (double& x : m.x) x *= 3;
+  const std::uint32_t tip = m.add_vertex(0, 0, 40);
+  m.add_triangle(0, 1, tip);
+  std::vector<Vec3> corners;
+  std::vector<std::array<Vec3, 3>> surface;
+  for (std::size_t v = 0; v < m.vertex_count(); ++v) corners.push_back({m.x[v], m.y[v], m.z[v]});
+  for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+    surface.push_back({corners[m.a[t]], corners[m.b[t]], corners[m.c[t]]});
+  }
+  ASSERT_GT(corners.size(), kHullFitMaxCorners);
+  const Obb by_triangles = fit_obb(corners, surface);
+  const Obb by_hull = fit_obb(corners);
+  auto same_axis = [](const Vec3& u, const Vec3& v, double tolerance) {
+    return std::fabs(std::fabs(dot(u, v)) - 1) < tolerance;
+  };
+  ASSERT_FALSE(
+      same_axis(by_triangles.axis[0], by_hull.axis[0], 1e-3));  // the case tells them apart
+  const OrientedTree<ObbBv> tree =
+      build_oriented_tree<ObbBv>(m, BuildConfig{SplitRule::obb_axis, SplitPoint::mean, 1});
+  const double* root = tree.node_box(0);
+  for (int a = 0; a < 3; ++a) {
+    const Vec3 axis{root[kAxesAt + 3 * a], root[kAxesAt + 3 * a + 1], root[kAxesAt + 3 * a + 2]};
+    EXPECT_TRUE(same_axis(axis, by_triangles.axis[a], 1e-9)) << "axis " << a;
+  }
+  expect_every_node_contains_its_triangles(tree);
 }
 
 // A 3 x 2 x 1 box turned by a random rotation: its hull is itself, whose surface covariance has
