@@ -31,8 +31,7 @@ struct BuildTree {
 };
 
 // std::invalid_argument for a mesh without triangles (or with more than 2^32 - 2 triangles or
-// vertices), a corner index
-// out of range or a non-finite coordinate.
+// vertices), a corner index out of range or a non-finite coordinate.
 void validate_mesh(const Mesh& mesh);
 
 // Throws as validate_mesh for such meshes. Deterministic: the same mesh and config give the same

@@ -65,20 +65,17 @@ void parallel_for_indices(std::size_t count, Body&& body) {
 template <class F, class G>
 void parallel_invoke(F&& f, G&& g) {
   std::exception_ptr f_error, g_error;
-  auto guarded_f = [&] {
-    try {
-      f();
-    } catch (...) {
-      f_error = std::current_exception();
-    }
+  auto guarded = [](auto& work, std::exception_ptr& error) {
+    return [&work, &error] {
+      try {
+        work();
+      } catch (...) {
+        error = std::current_exception();
+      }
+    };
   };
-  auto guarded_g = [&] {
-    try {
-      g();
-    } catch (...) {
-      g_error = std::current_exception();
-    }
-  };
+  auto guarded_f = guarded(f, f_error);
+  auto guarded_g = guarded(g, g_error);
   using FF = decltype(guarded_f);
   using GG = decltype(guarded_g);
   run_both([](void* c) { (*static_cast<FF*>(c))(); }, &guarded_f,

@@ -471,13 +471,14 @@ std::string room_text(const MemoryBudget& budget, std::uint64_t held, const char
 
 }  // namespace
 
-void check_file_fits(const std::string& path, const MemoryBudget& budget, std::uint64_t held,
-                     const char* held_what) {
+std::uint64_t check_file_fits(const std::string& path, const MemoryBudget& budget,
+                              std::uint64_t held, const char* held_what) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (error || budget.bytes == 0 ||
+  if (error) return 0;  // the reader names what is wrong with it
+  if (budget.bytes == 0 ||
       static_cast<double>(size) + static_cast<double>(held) <= static_cast<double>(budget.bytes)) {
-    return;
+    return size;
   }
   throw InputError(path + ": the file has " + gigabytes(size) + ", more than " +
                    room_text(budget, held, held_what));

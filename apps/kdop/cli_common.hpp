@@ -162,9 +162,11 @@ NcLimits nc_limits(const MemoryBudget& budget);
 // read from disk again on every query). After reading: `triangles` are refused when their
 // hierarchy would need more than the budget (`per_triangle` bytes each) less the `held` bytes of
 // the hierarchies built or loaded before it, which stay in memory while it is built. InputError
-// naming the file, the need and the budget.
-void check_file_fits(const std::string& path, const MemoryBudget& budget, std::uint64_t held = 0,
-                     const char* held_what = "the hierarchies built or read before it");
+// naming the file, the need and the budget. check_file_fits returns the file's size (0 when it
+// cannot be read), for callers that sum the files before the next.
+std::uint64_t check_file_fits(const std::string& path, const MemoryBudget& budget,
+                              std::uint64_t held = 0,
+                              const char* held_what = "the hierarchies built or read before it");
 void check_build_fits(const std::string& path, std::uint64_t triangles, const MemoryBudget& budget,
                       std::uint64_t per_triangle, std::uint64_t held = 0);
 

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -212,10 +211,7 @@ int run_nc(const NcArgs& args) {
   std::uint64_t files = 0;
   for (const NcSetupSolid* solid : solids) {
     if (solid->is_box()) continue;
-    check_file_fits(solid->mesh, budget, files, "the setup's mesh files before it");
-    std::error_code error;
-    const std::uintmax_t size = std::filesystem::file_size(solid->mesh, error);
-    if (!error) files += size;
+    files += check_file_fits(solid->mesh, budget, files, "the setup's mesh files before it");
   }
   const ToolLibrary tools = read_tool_library(tools_path);
   const auto parse_start = Clock::now();

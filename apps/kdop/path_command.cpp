@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -211,10 +210,7 @@ int run_path(const PathArgs& args) {
     // the hierarchies before it hold (options.before_build).
     std::uint64_t files = 0;
     for (const std::string& m : meshes) {
-      check_file_fits(m, budget, files, "the scene's files before it");
-      std::error_code error;
-      const std::uintmax_t size = std::filesystem::file_size(m, error);
-      if (!error) files += size;
+      files += check_file_fits(m, budget, files, "the scene's files before it");
       const std::optional<BvType> bv = is_hierarchy_file(m) ? hierarchy_file_bv(m) : std::nullopt;
       if (!bv) continue;
       if (!is_dop(*bv)) {
