@@ -32,26 +32,36 @@ double lerp_z(Vec3 a, Vec3 b, double t) {
   return a.z + t * (b.z - a.z);
 }
 
-double point_segment_distance(Point2 p, Point2 a, Point2 b) {
+// Squared distances (one square root at the end; mm-sized coordinates cannot overflow, and an
+// underflow only shortens a distance).
+double point_segment_distance2(Point2 p, Point2 a, Point2 b) {
   const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
   double t = 0;
   if (len2 > 0) t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
-  return std::hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+  const double ex = p.x - (a.x + t * dx), ey = p.y - (a.y + t * dy);
+  return ex * ex + ey * ey;
 }
 
 struct Rect {
   double x0, y0, x1, y1;
 };
 
-double point_rect_distance(Point2 p, const Rect& r) {
+double point_rect_distance2(Point2 p, const Rect& r) {
   const double dx = std::max({r.x0 - p.x, 0.0, p.x - r.x1});
   const double dy = std::max({r.y0 - p.y, 0.0, p.y - r.y1});
-  return std::hypot(dx, dy);
+  return dx * dx + dy * dy;
 }
 
-// Whether segment a-b meets the rectangle (Liang-Barsky clipping).
-bool segment_meets_rect(Point2 a, Point2 b, const Rect& r) {
-  double t0 = 0, t1 = 1;
+// A distance taken a little short of its computed value, for lower bounds: the square root and
+// the squares round by a few ulps.
+double shortened(double d2) {
+  return std::sqrt(d2) * (1 - 1e-12);
+}
+
+// The times t in [0, 1] at which a + t (b - a) lies in the rectangle (Liang-Barsky clipping);
+// false when there are none.
+bool clip_segment(Point2 a, Point2 b, const Rect& r, double& t0, double& t1) {
+  t0 = 0, t1 = 1;
   const double d[2] = {b.x - a.x, b.y - a.y};
   const double lo[2] = {r.x0 - a.x, r.y0 - a.y}, hi[2] = {r.x1 - a.x, r.y1 - a.y};
   for (int k = 0; k < 2; ++k) {
@@ -68,14 +78,19 @@ bool segment_meets_rect(Point2 a, Point2 b, const Rect& r) {
   return true;
 }
 
-// The least distance between a segment and a rectangle: 0 when they meet, otherwise reached at an
-// end of the segment or a corner of the rectangle (both are convex).
+bool segment_meets_rect(Point2 a, Point2 b, const Rect& r) {
+  double t0, t1;
+  return clip_segment(a, b, r, t0, t1);
+}
+
+// The least distance between a segment and a rectangle, from below: 0 when they meet, otherwise
+// reached at an end of the segment or a corner of the rectangle (both are convex).
 double segment_rect_distance(Point2 a, Point2 b, const Rect& r) {
   if (segment_meets_rect(a, b, r)) return 0;
-  double d = std::min(point_rect_distance(a, r), point_rect_distance(b, r));
+  double d2 = std::min(point_rect_distance2(a, r), point_rect_distance2(b, r));
   const Point2 corners[4] = {{r.x0, r.y0}, {r.x1, r.y0}, {r.x0, r.y1}, {r.x1, r.y1}};
-  for (const Point2& c : corners) d = std::min(d, point_segment_distance(c, a, b));
-  return d;
+  for (const Point2& c : corners) d2 = std::min(d2, point_segment_distance2(c, a, b));
+  return shortened(d2);
 }
 
 // The cells whose rectangles come within `radius` of the segment's horizontal bounding box.
@@ -104,7 +119,131 @@ Rect cell_rect(const StockHeightField& f, std::size_t i, std::size_t j) {
   return {x, y, x + f.cell_x, y + f.cell_y};
 }
 
+// A block's rectangle, padded outward so that it holds its cells' rectangles whatever the
+// rounding of their corners: tests that skip a block must skip only what its cells would.
+Rect block_rect(const StockHeightField& f, const FieldBlocks& b, std::size_t bi, std::size_t bj) {
+  const double i0 = static_cast<double>(bi * b.span), j0 = static_cast<double>(bj * b.span);
+  const double i1 = static_cast<double>(std::min((bi + 1) * b.span, f.nx));
+  const double j1 = static_cast<double>(std::min((bj + 1) * b.span, f.ny));
+  Rect r{f.x0 + f.cell_x * i0, f.y0 + f.cell_y * j0, f.x0 + f.cell_x * i1, f.y0 + f.cell_y * j1};
+  const double pad =
+      1e-12 * (1 + std::max({std::fabs(r.x0), std::fabs(r.x1), std::fabs(r.y0), std::fabs(r.y1)}));
+  return {r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad};
+}
+
+// Recomputes level `level`'s bounds over blocks [bi0, bi1) x [bj0, bj1) from the level below (the
+// cells for level 0).
+void refresh_level(StockHeightField& f, std::size_t level, std::size_t bi0, std::size_t bi1,
+                   std::size_t bj0, std::size_t bj1) {
+  FieldBlocks& b = f.blocks[level];
+  const bool cells = level == 0;
+  const std::size_t below_nx = cells ? f.nx : f.blocks[level - 1].nx;
+  const std::size_t below_ny = cells ? f.ny : f.blocks[level - 1].ny;
+  const std::vector<double>& below = cells ? f.top : f.blocks[level - 1].top;
+  for (std::size_t bj = bj0; bj < bj1; ++bj) {
+    for (std::size_t bi = bi0; bi < bi1; ++bi) {
+      double m = -kInfinity;
+      const std::size_t j1 = std::min((bj + 1) * kFieldBlock, below_ny);
+      const std::size_t i1 = std::min((bi + 1) * kFieldBlock, below_nx);
+      for (std::size_t j = bj * kFieldBlock; j < j1; ++j) {
+        for (std::size_t i = bi * kFieldBlock; i < i1; ++i)
+          m = std::max(m, below[i + below_nx * j]);
+      }
+      b.top[bi + b.nx * bj] = m;
+    }
+  }
+}
+
+// Refreshes the blocks over cells [i0, i1) x [j0, j1), every level.
+void refresh_cells(StockHeightField& f, std::size_t i0, std::size_t i1, std::size_t j0,
+                   std::size_t j1) {
+  for (std::size_t level = 0; level < f.blocks.size() && i0 < i1 && j0 < j1; ++level) {
+    i0 /= kFieldBlock, j0 /= kFieldBlock;
+    i1 = (i1 + kFieldBlock - 1) / kFieldBlock, j1 = (j1 + kFieldBlock - 1) / kFieldBlock;
+    refresh_level(f, level, i0, i1, j0, j1);
+  }
+}
+
+// Walks the field from its coarsest blocks down to its cells. gap(rectangle, top bound) says how
+// far the tool can stay above a block or cell: +infinity rules it out, and of the rest the least
+// gap is visited first (where the tool goes deepest, a contact is found soonest). visit(i, j) is
+// called for each cell left; the walk stops when it returns true, and then returns true.
+template <class Gap, class Visit>
+bool walk_block(const StockHeightField& f, std::size_t level, std::size_t bi, std::size_t bj,
+                Gap& gap, Visit& visit) {
+  const std::size_t below_nx = level == 0 ? f.nx : f.blocks[level - 1].nx;
+  const std::size_t below_ny = level == 0 ? f.ny : f.blocks[level - 1].ny;
+  const std::size_t j1 = std::min((bj + 1) * kFieldBlock, below_ny);
+  const std::size_t i1 = std::min((bi + 1) * kFieldBlock, below_nx);
+  struct Child {
+    double gap;
+    std::size_t i, j;
+  };
+  std::array<Child, kFieldBlock * kFieldBlock> children;
+  std::size_t n = 0;
+  for (std::size_t j = bj * kFieldBlock; j < j1; ++j) {
+    for (std::size_t i = bi * kFieldBlock; i < i1; ++i) {
+      const double g = level == 0 ? gap(cell_rect(f, i, j), f.top[i + f.nx * j])
+                                  : gap(block_rect(f, f.blocks[level - 1], i, j),
+                                        f.blocks[level - 1].top[i + f.blocks[level - 1].nx * j]);
+      if (g != kInfinity) children[n++] = {g, i, j};
+    }
+  }
+  std::sort(children.begin(), children.begin() + n,
+            [](const Child& x, const Child& y) { return x.gap < y.gap; });
+  for (std::size_t k = 0; k < n; ++k) {
+    const Child& c = children[k];
+    if (level == 0 ? visit(c.i, c.j) : walk_block(f, level - 1, c.i, c.j, gap, visit)) return true;
+  }
+  return false;
+}
+
+template <class Gap, class Visit>
+bool walk_cells(const StockHeightField& f, Gap&& gap, Visit&& visit) {
+  if (f.blocks.empty()) return false;
+  const std::size_t level = f.blocks.size() - 1;
+  const FieldBlocks& b = f.blocks[level];
+  for (std::size_t bj = 0; bj < b.ny; ++bj) {
+    for (std::size_t bi = 0; bi < b.nx; ++bi) {
+      if (gap(block_rect(f, b, bi, bj), b.top[bi + b.nx * bj]) == kInfinity) continue;
+      if (walk_block(f, level, bi, bj, gap, visit)) return true;
+    }
+  }
+  return false;
+}
+
+// The times t in [0, 1] at which the axis of a tool moving from a to b can be within `radius` of
+// rectangle r (Liang-Barsky clipping against r grown by the radius, padded so that rounding
+// never shortens the span); false when there are none.
+bool times_within(Point2 a, Point2 b, const Rect& r, double radius, double& t0, double& t1) {
+  const double pad =
+      radius * (1 + 1e-9) +
+      1e-9 * (1 + std::max({std::fabs(r.x0), std::fabs(r.x1), std::fabs(r.y0), std::fabs(r.y1),
+                            std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)}));
+  if (!clip_segment(a, b, {r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad}, t0, t1)) return false;
+  t0 = std::max(0.0, t0 - 1e-9);
+  t1 = std::min(1.0, t1 + 1e-9);
+  return true;
+}
+
 }  // namespace
+
+void refresh_blocks(StockHeightField& f) {
+  f.blocks.clear();
+  std::size_t nx = f.nx, ny = f.ny, span = 1;
+  do {
+    span *= kFieldBlock;
+    nx = (nx + kFieldBlock - 1) / kFieldBlock;
+    ny = (ny + kFieldBlock - 1) / kFieldBlock;
+    f.blocks.push_back({span, nx, ny, std::vector<double>(nx * ny)});
+  } while (nx > kFieldBlock || ny > kFieldBlock);
+  refresh_cells(f, 0, f.nx, 0, f.ny);
+}
+
+void refresh_blocks_near(StockHeightField& f, Vec3 from, Vec3 to, double radius) {
+  const CellRange r = cells_near(f, from, to, radius);
+  refresh_cells(f, r.i0, r.i1, r.j0, r.j1);
+}
 
 double cell_size_for(AxisBox box, std::size_t cells) {
   const double area = (box.hi.x - box.lo.x) * (box.hi.y - box.lo.y);
@@ -137,6 +276,7 @@ StockHeightField make_stock_height_field(AxisBox box, double cell, std::size_t m
   f.cell_y = (box.hi.y - box.lo.y) / ny * (1 + 1e-12);
   f.z_bottom = box.lo.z;
   f.top.assign(f.cells(), box.hi.z);
+  refresh_blocks(f);
   return f;
 }
 
@@ -213,6 +353,7 @@ StockHeightField mesh_stock_height_field(const Mesh& mesh, double cell, std::siz
       }
     }
   }
+  refresh_blocks(f);
   return f;
 }
 
@@ -312,75 +453,121 @@ void remove_swept(StockHeightField& field, const CutterProfile& cutter, Vec3 fro
   }
 }
 
-StockContact swept_contact(const StockHeightField& field, const RevolvedSolid& solid, Vec3 from,
-                           Vec3 to, double margin) {
-  if (solid.parts.empty()) return StockContact::clear;
-  // Wholly below the field's bottom all along: no material there.
+namespace {
+
+// swept_contact's walk over the field for the move from `from` to `to`.
+StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& solid, Vec3 from,
+                          Vec3 to, double margin) {
   const double top_of_solid = highest_z(solid);
-  const double highest = std::max(from.z, to.z) + top_of_solid;
-  if (highest + slack(highest) < field.z_bottom - margin) return StockContact::clear;
   const double radius = reach(solid);
-  const CellRange range = cells_near(field, from, to, radius);
+  const Point2 a{from.x, from.y}, b{to.x, to.y};
+  const int kStretches = from.z == to.z ? 1 : 4;
+  // A block or cell is clear when, over the times the tool can reach it, the tool's lowest point
+  // stays above its top bound (plus the margin) or its highest point below the field's bottom;
+  // otherwise the gap is how far that lowest point stays above the bound.
+  auto gap = [&](const Rect& r, double bound) {
+    if (bound <= field.z_bottom) return kInfinity;
+    double t0, t1;
+    if (!times_within(a, b, r, radius, t0, t1)) return kInfinity;
+    const double z0 = lerp_z(from, to, t0), z1 = lerp_z(from, to, t1);
+    // The lowest point over a few stretches of those times: on a sloped move the tool is low
+    // where it is far, and high where it is near.
+    double lower = kInfinity;
+    for (int k = 0; k < kStretches; ++k) {
+      const double ta = t0 + (t1 - t0) * k / kStretches;
+      const double tb = k + 1 == kStretches ? t1 : t0 + (t1 - t0) * (k + 1) / kStretches;
+      const double za = lerp_z(from, to, ta), zb = lerp_z(from, to, tb);
+      const double d = segment_rect_distance(lerp2(from, to, ta), lerp2(from, to, tb), r);
+      // (Rounding of the stretch's ends: the distance taken a little shorter still.)
+      lower = std::min(lower, std::min(za, zb) + lowest_z_at(solid, d * (1 - 1e-12)));
+    }
+    if (lower == kInfinity || lower - slack(lower) >= bound + margin) return kInfinity;
+    const double z_high = std::max(z0, z1) + top_of_solid;
+    if (z_high + slack(z_high) < field.z_bottom - margin) return kInfinity;
+    return lower - bound;
+  };
   StockContact result = StockContact::clear;
   struct Interval {
     double t0, t1;
   };
   std::vector<Interval> stack;
-  for (std::size_t j = range.j0; j < range.j1; ++j) {
-    for (std::size_t i = range.i0; i < range.i1; ++i) {
-      const double top = field.top[i + field.nx * j];
-      if (top <= field.z_bottom) continue;
-      const Rect r = cell_rect(field, i, j);
-      const double limit = top + margin;
-      // Branch and bound over the move's time; the budget keeps a tool that runs along the
-      // material's top at exactly the limit from splitting forever (it ends as `near`).
-      int budget = 200;
-      stack.assign(1, {0, 1});
-      while (!stack.empty()) {
-        const Interval iv = stack.back();
-        stack.pop_back();
-        const double z_low = std::min(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
-        const double d = segment_rect_distance(lerp2(from, to, iv.t0), lerp2(from, to, iv.t1), r);
-        const double lower = z_low + lowest_z_at(solid, d);
-        // (Beyond the tool's reach the lower bound is +infinity: nothing to split.)
-        if (lower == kInfinity || lower - slack(lower) >= limit) continue;
-        const double z_high = std::max(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
-        if (z_high + top_of_solid + slack(z_high + top_of_solid) < field.z_bottom - margin)
-          continue;
-        // A witness: the cell's point nearest the axis at the interval's middle.
-        const double tm = 0.5 * (iv.t0 + iv.t1);
-        const Point2 c = lerp2(from, to, tm);
-        const Point2 p{std::clamp(c.x, r.x0, r.x1), std::clamp(c.y, r.y0, r.y1)};
-        const double at =
-            lerp_z(from, to, tm) + lowest_z_at(solid, std::hypot(p.x - c.x, p.y - c.y));
-        // The witness also needs the solid to reach up to the bottom there.
-        if (at + slack(at) < limit && lerp_z(from, to, tm) + top_of_solid > field.z_bottom) {
-          return StockContact::touches;
-        }
-        if (--budget <= 0) {
-          result = StockContact::near;
-          break;
-        }
-        stack.push_back({iv.t0, tm});
-        stack.push_back({tm, iv.t1});
+  auto touches = [&](std::size_t i, std::size_t j) {
+    const double top = field.top[i + field.nx * j];
+    const Rect r = cell_rect(field, i, j);
+    const double limit = top + margin;
+    // A witness: the cell's point nearest the axis at time t, with the tool's lowest point there
+    // within the margin of the material's top and its highest point within it of the bottom.
+    auto witness = [&](double t) {
+      const Point2 c = lerp2(from, to, t);
+      const Point2 p{std::clamp(c.x, r.x0, r.x1), std::clamp(c.y, r.y0, r.y1)};
+      const double at = lerp_z(from, to, t) + lowest_z_at(solid, std::hypot(p.x - c.x, p.y - c.y));
+      const double up = lerp_z(from, to, t) + top_of_solid;
+      return at + slack(at) < limit && up - slack(up) >= field.z_bottom - margin;
+    };
+    // The move's ends first (a contact that begins or ends there is found at once), then branch and
+    // bound over the move's time, a witness at each interval's middle; the budget keeps a tool
+    // that runs along the material's top at exactly the limit from splitting forever (it ends as
+    // `near`). Once a cell has ended so, the walk's answer is `near` at least, and the other cells
+    // get a small budget: a tool within rounding of the limit is so over all of them (a depth's
+    // bisection meets it once), and each would spend the whole budget.
+    if (witness(0) || witness(1)) return true;
+    int budget = result == StockContact::near ? 8 : 200;
+    stack.assign(1, {0, 1});
+    while (!stack.empty()) {
+      const Interval iv = stack.back();
+      stack.pop_back();
+      const double z_low = std::min(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
+      const double d = segment_rect_distance(lerp2(from, to, iv.t0), lerp2(from, to, iv.t1), r);
+      const double lower = z_low + lowest_z_at(solid, d);
+      // (Beyond the tool's reach the lower bound is +infinity: nothing to split.)
+      if (lower == kInfinity || lower - slack(lower) >= limit) continue;
+      const double z_high = std::max(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
+      if (z_high + top_of_solid + slack(z_high + top_of_solid) < field.z_bottom - margin) continue;
+      const double tm = 0.5 * (iv.t0 + iv.t1);
+      if (witness(tm)) return true;
+      if (--budget <= 0) {
+        result = StockContact::near;
+        return false;
       }
+      stack.push_back({iv.t0, tm});
+      stack.push_back({tm, iv.t1});
+    }
+    return false;
+  };
+  return walk_cells(field, gap, touches) ? StockContact::touches : result;
+}
+
+}  // namespace
+
+StockContact swept_contact(const StockHeightField& field, const RevolvedSolid& solid, Vec3 from,
+                           Vec3 to, double margin) {
+  if (solid.parts.empty()) return StockContact::clear;
+  // Wholly below the field's bottom all along: no material there.
+  const double highest = std::max(from.z, to.z) + highest_z(solid);
+  if (highest + slack(highest) < field.z_bottom - margin) return StockContact::clear;
+  // The tool standing at the move's lower end first: there the walk's bounds are exact, so it
+  // goes straight to the material the tool is deepest in, where the move's own bounds (the lowest
+  // height over all the times the tool is near a block) would visit every cell it passed over.
+  if (from.x != to.x || from.y != to.y || from.z != to.z) {
+    const Vec3 low = to.z <= from.z ? to : from;
+    if (walk_contact(field, solid, low, low, margin) == StockContact::touches) {
+      return StockContact::touches;
     }
   }
-  return result;
+  return walk_contact(field, solid, from, to, margin);
 }
 
 bool rise_meets_nothing_new(const StockHeightField& field, Vec3 from, double reach,
                             double column_top) {
   const double limit = from.z + column_top;
-  const CellRange range = cells_near(field, from, from, reach);
-  for (std::size_t j = range.j0; j < range.j1; ++j) {
-    for (std::size_t i = range.i0; i < range.i1; ++i) {
-      const double top = field.top[i + field.nx * j];
-      if (top <= field.z_bottom || top + slack(top) <= limit) continue;
-      if (point_rect_distance({from.x, from.y}, cell_rect(field, i, j)) <= reach) return false;
-    }
-  }
-  return true;
+  const Point2 axis{from.x, from.y};
+  auto gap = [&](const Rect& r, double bound) {
+    const bool clear = bound <= field.z_bottom || bound + slack(bound) <= limit ||
+                       shortened(point_rect_distance2(axis, r)) > reach;
+    return clear ? kInfinity : 0.0;
+  };
+  auto meets = [](std::size_t, std::size_t) { return true; };
+  return !walk_cells(field, gap, meets);
 }
 
 }  // namespace kdop

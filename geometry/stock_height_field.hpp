@@ -32,15 +32,39 @@
 
 namespace kdop {
 
+// Upper bounds of the cells' tops over square blocks of `span` x `span` cells (the last row and
+// column of blocks may hold fewer), index bi + nx * bj.
+struct FieldBlocks {
+  std::size_t span = 0;
+  std::size_t nx = 0, ny = 0;
+  std::vector<double> top;
+};
+
+// Blocks of 4 x 4 cells, then of 4 x 4 such blocks, and so on: the contact and rise tests skip a
+// block whose bound the tool stays clear of, so their cost follows the material near the tool, not
+// the number of cells under it (a holder's 44 mm footprint covers 270,000 cells of 0.076 mm).
+inline constexpr std::size_t kFieldBlock = 4;
+
 struct StockHeightField {
   double x0 = 0, y0 = 0;          // the grid's corner
   double cell_x = 0, cell_y = 0;  // cell sizes
   std::size_t nx = 0, ny = 0;
   double z_bottom = 0;
   std::vector<double> top;  // nx * ny, index i + nx * j; top <= z_bottom: no material
+  // Finest level first, up to one of at most kFieldBlock x kFieldBlock blocks. Each bound is at
+  // least the top of every cell in its block: lowering `top` keeps that (a bound only loosens),
+  // raising it needs refresh_blocks.
+  std::vector<FieldBlocks> blocks;
 
   std::size_t cells() const { return nx * ny; }
 };
+
+// Recomputes every block bound from the cells' tops (the make_ functions call it).
+void refresh_blocks(StockHeightField& field);
+
+// Recomputes the bounds of the blocks within `radius` of the segment's horizontal bounding box,
+// after remove_swept lowered cells there: the bounds tighten again to the material left.
+void refresh_blocks_near(StockHeightField& field, Vec3 from, Vec3 to, double radius);
 
 // A box stock [lo, hi] as cells of about `cell` mm (> 0; the box is split into whole cells, each
 // at most `cell` wide). Throws std::invalid_argument for an empty box, a bad cell size, or more

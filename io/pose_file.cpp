@@ -290,7 +290,8 @@ class CsvPoses {
       known += (i == 0 ? "" : ", ") + text::quote(objects_[i]);
     }
     if (objects_.size() > kListed) known += ", ...";
-    fail("unknown object " + text::quote(name) + " (the batch's objects: " + known + ")");
+    fail("unknown object " + text::quote(name) + " (the batch's objects: " + known +
+         "; --object NAME=FILE names one, else it is named after its file)");
   }
 
   [[noreturn]] void fail(const std::string& what) const {

@@ -390,8 +390,12 @@ std::optional<std::uint64_t> judge_on_height_field(StockHeightField& field,
       remove_swept(field, *c.cutter, c.from, c.to, c.shrink, j0, j1);
     }
   };
+  // After the cuts, the block bounds over what they swept tighten to the material left (the
+  // findings' contact tests skip blocks by them).
   auto flush = [&] {
-    if (!cuts.empty()) runner.for_each_index(bands, cut_band);
+    if (cuts.empty()) return;
+    runner.for_each_index(bands, cut_band);
+    for (const Cut& c : cuts) refresh_blocks_near(field, c.from, c.to, c.cutter->reach);
     cuts.clear();
   };
   // Vertical feeds (drilling, plunges) as the tip heights each tool swept at each (x, y): a

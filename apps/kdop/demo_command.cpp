@@ -65,10 +65,19 @@ int run_demo_nc() {
   namespace fs = std::filesystem;
   // A new folder of our own (mkdtemp: a name nobody can have planted, mode 0700), not a
   // predictable one that may already exist as someone's link.
-  std::string pattern = (fs::temp_directory_path() / "kdop-demo-nc-XXXXXX").string();
+  // (A missing or unusable TMPDIR is the environment's problem, not an internal error: exit 2.)
+  fs::path temp;
+  try {
+    temp = fs::temp_directory_path();
+  } catch (const fs::filesystem_error& e) {
+    const char* tmpdir = std::getenv("TMPDIR");
+    throw InputError(std::string("demo nc: no folder for temporary files (TMPDIR=") +
+                     (tmpdir != nullptr ? tmpdir : "") + "): " + e.code().message());
+  }
+  std::string pattern = (temp / "kdop-demo-nc-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot make a temporary folder like " + pattern + " (" +
-                             std::strerror(errno) + ")");
+    throw InputError("demo nc: cannot make a temporary folder like " + pattern + " (" +
+                     std::strerror(errno) + ")");
   }
   const fs::path dir = pattern;
   struct Cleanup {

@@ -2,6 +2,7 @@
 // tool library (--setup), or only read and expanded into its moves (--moves).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -91,6 +92,17 @@ std::string moves_text(const NcProgram& program, const NcSummary& s) {
                                        : " with an empty spindle (not checked)");
 }
 
+// A depth as the JSON and CSV reports give it: to 1e-6 mm, the decisions' resolution, without
+// trailing zeros (1.000001, 5, 0.000001).
+std::string micrometres(double mm) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6f", std::round(mm * 1e6) / 1e6 + 0.0);
+  std::string t = text;
+  while (t.size() > 1 && t.back() == '0') t.pop_back();
+  if (t.back() == '.') t.pop_back();
+  return t;
+}
+
 std::string summary_text(const NcReport& r, const NcProgram& program, bool has_part) {
   const NcSummary& s = r.summary;
   std::ostringstream out;
@@ -114,12 +126,12 @@ std::string summary_text(const NcReport& r, const NcProgram& program, bool has_p
                   f.position[2]);
     out << "  line " << f.line << ": " << to_string(f.kind) << ", " << to_string(f.tool_part)
         << " with " << f.object << " at " << pos;
-    if (f.depth > 0) out << ", depth " << f.depth << " mm";
+    if (f.depth > 0) out << ", depth " << micrometres(f.depth) << " mm";
     if (f.near) out << " (near: within 1e-6 mm of the threshold)";
     if (f.initial_stock) out << " (initial stock: possibly a false alarm)";
     out << "   | " << f.block << "\n";
   }
-  if (s.gouges > 0) out << "deepest gouge: " << s.max_gouge_depth << " mm\n";
+  if (s.gouges > 0) out << "deepest gouge: " << micrometres(s.max_gouge_depth) << " mm\n";
   if (s.stock_model == "height_field") {
     out << "stock: followed as it is cut (height field, " << s.stock_cell << " mm cells); "
         << count_of(s.cleared_by_stock_model, "finding", "findings")

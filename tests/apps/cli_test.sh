@@ -687,10 +687,15 @@ expect "nc outputs together: no temporaries" test -z "$(ls ncx | grep tmp)"
 check "nc threads out of range" 2 "$kdop" nc --setup ncx/setup.json --program ncx/demo.nc --threads 100000000
 # A canned cycle that would expand past the memory budget is refused before it expands (found by
 # the G-code fuzzer as an out-of-memory kill).
-printf 'G21 G90\nG83 X4 Y1 Z-9 R9199999. Q0.9 F100\n' > ncx/huge_cycle.nc
+printf 'G21 G90\nG83 X4 Y1 Z-9 R9199. Q0.9 L1000 F100\n' > ncx/huge_cycle.nc
 check "nc cycle beyond the budget" 2 "$kdop" nc --program ncx/huge_cycle.nc --moves ncx/huge.csv --max-memory 100M
-expect "nc cycle beyond the budget says why" grep -q "huge_cycle.nc: line 2: G83 would make about 30666700 moves, more than the limit of [0-9]* (about [0-9]* bytes each within the 100.0 MB --max-memory allows)" err.txt
+expect "nc cycle beyond the budget says why" grep -q "huge_cycle.nc: line 2: G83 would make about 30700000 moves, more than the limit of [0-9]* (about [0-9]* bytes each within the 100.0 MB --max-memory allows)" err.txt
 expect "nc cycle beyond the budget no output" test ! -e ncx/huge.csv
+# A peck depth typed a million times too small (a user's probe: 36 million moves and 13 GB before).
+printf 'G21 G90 G54\nT1 M6\nG43 H1\nG0 X50 Y30 Z30\nG83 X50 Y30 Z-10 R2 Q0.000001 F100\n' > ncx/tiny_q.nc
+check "nc tiny peck refused" 2 "$kdop" nc --setup ncx/setup.json --program ncx/tiny_q.nc --out ncx/tiny_q.json
+expect "nc tiny peck says why" grep -q "^kdop: ncx/tiny_q.nc: line 5: G83 with Q1e-06 would peck 12000000 times per hole, more than 100000: Q is the peck depth, in the program's units$" err.txt
+expect "nc tiny peck no output" test ! -e ncx/tiny_q.json
 check "nc stock cell positive" 2 "$kdop" nc --setup ncx/setup.json --program ncx/face_then_rapid.nc --stock-cell 0
 # A number beyond double's range in a JSON file: named by byte and key path, no report.
 sed 's/"tolerance": [0-9.]*/"tolerance": 1e400/' ncx/setup.json > ncx/huge_number.json
@@ -776,6 +781,16 @@ expect "demo nc in its own folder: the link's target untouched" test "$(cat vict
 expect "demo nc in its own folder: removed (only the planted link is left)" test "$(find demo_tmp -mindepth 1 | wc -l)" -eq 1
 expect "demo nc finds five" grep -q "^findings: 5 (3 collisions, 1 rapid into material, 1 gouge)" out.txt
 expect "demo nc leaves no files" test -z "$(ls /tmp | grep "kdop-demo-nc-" || true)"
+check "demo nc without a temporary folder" 2 env TMPDIR="$PWD/no_such_dir" "$kdop" demo nc
+expect "demo nc without a temporary folder says TMPDIR" grep -q "^kdop: demo nc: no folder for temporary files (TMPDIR=.*no_such_dir)" err.txt
+expect "demo nc without a temporary folder: one line" test "$(wc -l <err.txt)" -eq 1
+# Without G43 the tool sits 60 mm low, its shank and holder inside the stock and the part: the
+# stock model judges those findings quickly (its block bounds), and the shank's top face touching
+# the stock's and the part's bottom (both at z = -220) is a contact on both, neither 'near'.
+printf 'G21 G90 G54\nT1 M6\nG0 X50 Y30 Z20\nG0 Z10\nM30\n' >ncx/nog43.nc
+check "nc tool buried without G43" 1 "$kdop" nc --setup ncx/setup.json --program ncx/nog43.nc --out ncx/nog43.json
+expect "nc tool buried: ten findings" grep -q '"collisions":8,"rapids_into_material":2' ncx/nog43.json
+expect "nc tool buried: the shank's touch alike on stock and part" test "$(grep -c '"block":"G0 Z10","kind":"collision","tool_part":"shank","object":"\(stock\|part\)".*"near":false' ncx/nog43.json)" -eq 2
 check "nc unknown tool" 2 "$kdop" nc --setup ncx/setup.json --program ncx/t7.nc
 expect "nc unknown tool line" grep -q "t7.nc: line 2" err.txt
 # A program that relies on a preloaded tool (no M6): with no tool at all nothing could be checked,

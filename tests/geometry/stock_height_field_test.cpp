@@ -1,7 +1,8 @@
 // The stock height field: the lowest height of a revolved primitive against a brute-force scan of
 // its meridian section; removal that never takes more than a cutter really sweeps (checked at
 // random points of every cell against a dense sampling of the move); contact of a rapid with
-// the material a pocket leaves, on hand-built cases.
+// the material a pocket leaves, on hand-built cases; contact on random fields and moves against a
+// dense sampling of the move over every cell, with the block bounds fresh and stale.
 #include "geometry/stock_height_field.hpp"
 
 #include <gtest/gtest.h>
@@ -240,8 +241,162 @@ TEST(StockHeightField, RiseMeetsNothingNew) {
   // Material only beyond the reach does not count.
   std::fill(f.top.begin(), f.top.end(), -10.0);
   f.top[10 + f.nx * 10] = 0;  // the cell [10, 11] x [10, 11]
+  refresh_blocks(f);
   EXPECT_TRUE(rise_meets_nothing_new(f, {50, 50, -25}, 5, 20));
   EXPECT_FALSE(rise_meets_nothing_new(f, {15.5, 10.5, -25}, 5, 20));
+}
+
+// Every block bound holds every cell of its block: at least the largest top, and equal to it when
+// `fresh`.
+void expect_blocks_hold_cells(const StockHeightField& f, bool fresh) {
+  ASSERT_FALSE(f.blocks.empty());
+  EXPECT_LE(f.blocks.back().nx, kFieldBlock);
+  EXPECT_LE(f.blocks.back().ny, kFieldBlock);
+  for (const FieldBlocks& b : f.blocks) {
+    ASSERT_EQ(b.top.size(), b.nx * b.ny);
+    std::vector<double> most(b.top.size(), -kInf);
+    for (std::size_t j = 0; j < f.ny; ++j) {
+      for (std::size_t i = 0; i < f.nx; ++i) {
+        double& m = most[i / b.span + b.nx * (j / b.span)];
+        m = std::max(m, f.top[i + f.nx * j]);
+      }
+    }
+    for (std::size_t k = 0; k < most.size(); ++k) {
+      if (fresh) {
+        ASSERT_EQ(b.top[k], most[k]) << "span " << b.span << " block " << k;
+      } else {
+        ASSERT_GE(b.top[k], most[k]) << "span " << b.span << " block " << k;
+      }
+    }
+  }
+}
+
+// The contact the field defines, sampled: at `samples` + 1 times of the move, every cell's point
+// nearest the axis. `exact` asks for a witness at a sampled time; otherwise the test is relaxed by
+// how far the tool moves between samples, so that a witness anywhere on the move is found.
+bool sampled_contact(const StockHeightField& f, const RevolvedSolid& solid, Vec3 a, Vec3 b,
+                     double margin, int samples, bool exact) {
+  const double top_of_solid = highest_z(solid);
+  const double step_xy = exact ? 0 : std::hypot(b.x - a.x, b.y - a.y) / samples * 1.01;
+  const double step_z = exact ? 0 : std::fabs(b.z - a.z) / samples * 1.01;
+  const double guard = exact ? -1e-9 : 1e-9;  // exact: a clear witness; relaxed: a loose one
+  for (int k = 0; k <= samples; ++k) {
+    const double t = static_cast<double>(k) / samples;
+    const double x = a.x + t * (b.x - a.x), y = a.y + t * (b.y - a.y), z = a.z + t * (b.z - a.z);
+    if (z + step_z + top_of_solid < f.z_bottom - margin - guard) continue;
+    for (std::size_t j = 0; j < f.ny; ++j) {
+      for (std::size_t i = 0; i < f.nx; ++i) {
+        const double top = f.top[i + f.nx * j];
+        if (top <= f.z_bottom) continue;
+        const double x0 = f.x0 + f.cell_x * i, y0 = f.y0 + f.cell_y * j;
+        const double px = std::clamp(x, x0, x0 + f.cell_x), py = std::clamp(y, y0, y0 + f.cell_y);
+        const double d = std::max(0.0, std::hypot(px - x, py - y) - step_xy);
+        if (z - step_z + lowest_z_at(solid, d) < top + margin + guard) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Random fields (a box and a mesh stock, cut by random moves) and random tool parts and moves
+// (standing, vertical, level and sloped): a move the field calls clear has no sampled witness, and
+// one it says touches has a witness somewhere on the move. The same with the block bounds left
+// stale by the cuts (looser, still bounds) and refreshed.
+TEST(StockHeightField, BlockWalkAgreesWithSampledContact) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(0, 1);
+  ToolParameters ball;
+  ball.shape = CutterShape::kBall;
+  ball.diameter = 6;
+  ball.cutting_length = 12;
+  const CutterBody ball_body = cutter_body(ball);
+  ToolParameters flat = ball;
+  flat.shape = CutterShape::kFlat;
+  flat.diameter = 4;
+  ToolParameters cone = ball;
+  cone.shape = CutterShape::kCone;
+  cone.included_angle = 90;
+  // A shank and a holder: a cylinder, then a wider frustum above it.
+  RevolvedSolid holder;
+  holder.parts = {make_frustum(12, 3, 20, 3), make_frustum(20, 6, 28, 9)};
+  const std::vector<RevolvedSolid> solids = {to_solid(ball_body), to_solid(cutter_body(flat)),
+                                             to_solid(cutter_body(cone)), holder,
+                                             to_solid(*eroded(ball_body, 0.4))};
+  const CutterProfile carving = make_cutter_profile(ball_body);
+  int clear = 0, touches = 0, near = 0;
+  for (int field_kind = 0; field_kind < 2; ++field_kind) {
+    StockHeightField f = field_kind == 0
+                             ? make_stock_height_field({{0, 0, -10}, {20, 20, 0}}, 0.5, 1 << 20)
+                             : mesh_stock_height_field(
+                                   make_ellipsoid({10, 10, -5}, {9, 8, 5}, 24, 12), 0.45, 1 << 20);
+    expect_blocks_hold_cells(f, true);
+    // Cut: a pocket's passes and plunges, the bounds stale until refreshed (every other round).
+    std::vector<std::pair<Vec3, Vec3>> cuts;
+    for (int round = 0; round < 6; ++round) {
+      for (int k = 0; k < 4; ++k) {
+        const Vec3 a{20 * u(rng), 20 * u(rng), -8 * u(rng)};
+        const Vec3 b =
+            k % 2 ? Vec3{a.x, a.y, a.z - 2 * u(rng)} : Vec3{20 * u(rng), 20 * u(rng), a.z - u(rng)};
+        remove_swept(f, carving, a, b);
+        cuts.push_back({a, b});
+      }
+      const bool fresh = round % 2 == 1;
+      if (fresh) {
+        for (const auto& [a, b] : cuts) refresh_blocks_near(f, a, b, carving.reach);
+        cuts.clear();
+      }
+      expect_blocks_hold_cells(f, fresh);
+      for (int move = 0; move < 40; ++move) {
+        const RevolvedSolid& solid = solids[move % solids.size()];
+        const Vec3 a{-4 + 28 * u(rng), -4 + 28 * u(rng), -14 + 16 * u(rng)};
+        Vec3 b;
+        switch (move % 4) {
+          case 0:
+            b = a;
+            break;
+          case 1:
+            b = {a.x, a.y, -14 + 16 * u(rng)};
+            break;
+          case 2:
+            b = {-4 + 28 * u(rng), -4 + 28 * u(rng), a.z};
+            break;
+          default:
+            b = {-4 + 28 * u(rng), -4 + 28 * u(rng), -14 + 16 * u(rng)};
+        }
+        const double margin = 1e-6;
+        const StockContact c = swept_contact(f, solid, a, b, margin);
+        const int samples = move % 4 == 0 ? 1 : 300;
+        if (c == StockContact::clear) {
+          ++clear;
+          ASSERT_FALSE(sampled_contact(f, solid, a, b, margin, samples, true))
+              << "field " << field_kind << " round " << round << " move " << move;
+        } else if (c == StockContact::touches) {
+          ++touches;
+          ASSERT_TRUE(sampled_contact(f, solid, a, b, margin, samples, false))
+              << "field " << field_kind << " round " << round << " move " << move;
+        } else {
+          ++near;
+        }
+      }
+    }
+  }
+  // Both answers were asked for often.
+  EXPECT_GT(clear, 100);
+  EXPECT_GT(touches, 100);
+  EXPECT_LT(near, 10);
+}
+
+// A tool standing on the field's bottom from below (its top exactly at the bottom) touches it, as a
+// tool standing on the top does: the contact within the margin counts on both sides.
+TEST(StockHeightField, TouchingTheBottomFromBelowIsAContact) {
+  const StockHeightField f = make_stock_height_field({{0, 0, -20}, {100, 60, 0}}, 0.1, 1 << 20);
+  RevolvedSolid shank;
+  shank.parts = {make_frustum(0, 5, 60, 5)};
+  EXPECT_EQ(swept_contact(f, shank, {50, 30, -80}, {50, 30, -90}, 1e-6), StockContact::touches);
+  EXPECT_EQ(swept_contact(f, shank, {50, 30, -90}, {50, 30, -80}, 1e-6), StockContact::touches);
+  EXPECT_EQ(swept_contact(f, shank, {50, 30, -80.001}, {50, 30, -90}, 1e-6), StockContact::clear);
+  EXPECT_EQ(swept_contact(f, shank, {50, 30, 0}, {50, 30, 10}, 1e-6), StockContact::touches);
+  EXPECT_EQ(swept_contact(f, shank, {50, 30, 0.001}, {50, 30, 10}, 1e-6), StockContact::clear);
 }
 
 TEST(StockHeightField, RejectsBadGrids) {

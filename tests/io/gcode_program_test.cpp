@@ -389,13 +389,14 @@ TEST(GcodeProgram, ErrorsNameTheLine) {
 // Found by fuzz/gcode_fuzzer (out of memory): a G83 whose R plane is 9,199,999 above its bottom,
 // pecking 0.9 at a time, expands to 30 million moves, which the default limit (50 million) let
 // through. kdop nc derives the limit from its memory budget; the reader refuses the cycle before
-// making any of its moves, naming the line and the budget's reason.
+// making any of its moves, naming the line and the budget's reason. (That one hole now meets the
+// limit of 100,000 pecks a hole first; 1,000 repeats of a 10,232-peck hole make as many moves.)
 TEST(GcodeProgram, CycleBeyondTheMoveLimitIsRefusedBeforeExpanding) {
   NcLimits limits;
   limits.max_moves = 100000;
   limits.max_moves_why = " (the budget)";
-  EXPECT_EQ(error_of("G21 G90\nG83 X4 Y1 Z-9 R9199999. Q0.9 F100\n", {}, limits),
-            "t.nc: line 2: G83 would make about 30666700 moves, more than the limit of 100000 (the "
+  EXPECT_EQ(error_of("G21 G90\nG83 X4 Y1 Z-9 R9199. Q0.9 L1000 F100\n", {}, limits),
+            "t.nc: line 2: G83 would make about 30700000 moves, more than the limit of 100000 (the "
             "budget)");
   limits.max_moves = 5;
   EXPECT_EQ(error_of("G0 X1\nG0 X2\nG0 X3\nG0 X4\nG0 X5\nG0 X6\n", {}, limits),
@@ -421,8 +422,16 @@ TEST(GcodeProgram, SetupToolTableIsChecked) {
 TEST(GcodeProgram, LimitsStopRunawayPrograms) {
   NcLimits limits;
   limits.max_moves = 1000;
-  EXPECT_THAT(error_of("G0 Z10\nF1 G83 Z-1000000 R1 Q0.0001\n", {}, limits),
+  EXPECT_THAT(error_of("G0 Z10\nF1 G83 Z-1000 R1 Q0.1\n", {}, limits),
               HasSubstr("line 2: G83 would make about"));
+  // A peck depth that makes a hole of more than 100,000 pecks is refused as such, whatever the
+  // move limit: a typo found by a user's probe (12 mm in pecks of 0.000001).
+  EXPECT_EQ(error_of("G21 G90\nG0 Z30\nG83 X50 Y30 Z-10 R2 Q0.000001 F100\n"),
+            "t.nc: line 3: G83 with Q1e-06 would peck 12000000 times per hole, more than 100000: Q "
+            "is the peck depth, in the program's units");
+  EXPECT_THAT(error_of("G20 G90\nG0 Z1\nG73 Z-1 R0.1 Q0.00001 F10\n"),
+              HasSubstr("line 3: G73 with Q1e-05 would peck 110000 times"));
+  EXPECT_EQ(error_of("G21 G90\nG0 Z30\nG83 X50 Y30 Z-10 R2 Q0.00012 F100\n"), "(no error)");
   EXPECT_THAT(error_of("G0 Z10\nF1 G91 G81 X1 Z-1 R-1 L5000\n", {}, limits),
               HasSubstr("line 2: G81 would make about"));
   std::string many;

@@ -122,14 +122,16 @@ TEST(PoseCsv, ObjectColumnIsOptionalForOneObjectOnly) {
   EXPECT_EQ(read_text("object,pose_id,tx,ty,tz,qw,qx,qy,qz\ntool,a,0,0,0,1,0,0,0\n").size(), 1u);
   EXPECT_EQ(csv_error("object,pose_id,tx,ty,tz,qw,qx,qy,qz\ntool,a,0,0,0,1,0,0,0\n\nTool,b,0,0,0,"
                       "1,0,0,0\n"),
-            "poses: line 4: unknown object 'Tool' (the batch's objects: 'tool')");
+            "poses: line 4: unknown object 'Tool' (the batch's objects: 'tool'; --object NAME=FILE "
+            "names one, else it is named after its file)");
   EXPECT_EQ(csv_error(std::string(kHeader) + "a,0,0,0,1,0,0,0\n", kTwo),
             "poses: line 1: header: missing column 'object' (required when the batch has 2 "
             "objects)");
   EXPECT_EQ(
       csv_error(std::string("object,") + kHeader + "holder,a,0,0,0,1,0,0,0\narm,b,0,0,0,1,0,0,0\n",
                 kTwo),
-      "poses: line 3: unknown object 'arm' (the batch's objects: 'tool', 'holder')");
+      "poses: line 3: unknown object 'arm' (the batch's objects: 'tool', 'holder'; --object "
+      "NAME=FILE names one, else it is named after its file)");
   // Whether the column is there (the results echo it then).
   for (const bool named : {false, true}) {
     std::istringstream in(std::string(named ? "object," : "") + kHeader);
