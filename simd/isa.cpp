@@ -1,5 +1,6 @@
 #include "simd/isa.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -20,8 +21,11 @@ const char* to_string(Isa isa) {
 }
 
 std::optional<Isa> parse_isa(const std::string& name) {
+  // Any case: KDOP_ISA=AVX2 is as clear as avx2.
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (Isa isa : {Isa::scalar, Isa::sse4, Isa::avx2, Isa::avx512}) {
-    if (name == to_string(isa)) return isa;
+    if (lower == to_string(isa)) return isa;
   }
   return std::nullopt;
 }

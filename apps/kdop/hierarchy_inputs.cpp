@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <string_view>
 
 #include "apps/kdop/cli_common.hpp"
 #include "apps/kdop/pair_config.hpp"
@@ -46,14 +47,26 @@ void note_ignored_options(const std::string& path, const BuildConfig& file,
 
 }  // namespace
 
+namespace {
+
+// "a kdop18", "an obb".
+std::string with_article(const std::string& name) {
+  const bool vowel =
+      !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + name;
+}
+
+}  // namespace
+
 void BvAgreement::add(BvType bv, const std::string& path) {
   if (given_ && bv != requested_) {
-    throw InputError(path + ": a " + to_string(bv) + " hierarchy, but --bv/--k asks for " +
-                     to_string(requested_) + " (leave both out to use the file's)");
+    throw InputError(path + ": " + with_article(to_string(bv)) +
+                     " hierarchy, but --bv/--k asks for " + to_string(requested_) +
+                     " (leave both out to use the file's)");
   }
   if (first_ && bv != *first_) {
-    throw InputError(path + ": a " + to_string(bv) + " hierarchy, but " + first_path_ + " is a " +
-                     to_string(*first_) + " one");
+    throw InputError(path + ": " + with_article(to_string(bv)) + " hierarchy, but " + first_path_ +
+                     " is " + with_article(to_string(*first_)) + " one");
   }
   if (!first_) {
     first_ = bv;

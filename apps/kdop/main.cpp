@@ -76,6 +76,12 @@ int main(int argc, char** argv) {
   CLI::App* build_cmd = add_build_command(app, build);
   CLI::App* path_cmd = add_path_command(app, path);
   CLI::App* nc_cmd = add_nc_command(app, nc);
+  // Bare `kdop`: the overview of the commands, not only "A subcommand is required".
+  if (argc == 1) {
+    app.name("kdop");
+    std::cerr << app.help();
+    return kExitInputError;
+  }
   // CLI11 would say only "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

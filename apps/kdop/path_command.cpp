@@ -154,9 +154,11 @@ void check_step_samples(const Trajectory& t, double step, const MemoryBudget& bu
     if (path.size() > 1) samples += (path.back().t - path.front().t) / step;
   }
   if (budget.bytes != 0 && samples * kBytesPerSample > static_cast<double>(budget.bytes)) {
-    throw InputError("--step: " + t.file + " would take about " + format_number(samples) +
-                     " samples (about " + std::to_string(kBytesPerSample) +
-                     " bytes each), more than " + budget_text(budget) + "; use a larger --step");
+    throw InputError(
+        "--step: " + t.file + " would take " +
+        (std::isfinite(samples) ? "about " + format_number(samples) : "more than 1e308") +
+        " samples (about " + std::to_string(kBytesPerSample) + " bytes each), more than " +
+        budget_text(budget) + "; use a larger --step");
   }
 }
 

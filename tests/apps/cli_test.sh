@@ -345,6 +345,10 @@ expect "interrupt leaves no output" test -z "$(ls interrupted.csv* 2>/dev/null)"
 expect "interrupt says so" grep -q "interrupted" err.txt
 check "version names the ISA" 0 "$kdop" --version
 expect "version ISA line" grep -q "ISA in use:" out.txt
+check "KDOP_ISA in any case" 0 env KDOP_ISA=SCALAR "$kdop" --version
+expect "KDOP_ISA in any case: scalar" grep -q "^ISA in use: scalar" out.txt
+check "bare kdop" 2 "$kdop"
+expect "bare kdop lists the commands" grep -q "^SUBCOMMANDS:\|^Subcommands:" err.txt
 
 # Hierarchy files: kdop build, then check and batch load them wherever they take a mesh.
 python3 - <<'PY'

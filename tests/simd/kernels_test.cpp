@@ -659,6 +659,8 @@ TEST(Isa, NamesRoundTripAndUnknownIsRejected) {
     EXPECT_EQ(parse_isa(to_string(isa)), isa);
   }
   EXPECT_FALSE(parse_isa("avx3").has_value());
+  EXPECT_EQ(parse_isa("AVX2"), Isa::avx2);  // any case
+  EXPECT_EQ(parse_isa("Scalar"), Isa::scalar);
 }
 
 }  // namespace
