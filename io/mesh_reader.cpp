@@ -3,8 +3,10 @@
 #include "io/mesh_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <system_error>
 
 #include "geometry/coordinate_range.hpp"
+#include "io/file_extension.hpp"
 #include "io/io_error.hpp"
 
 namespace kdop {
@@ -74,6 +77,30 @@ Mesh parse_mesh(std::string_view bytes, MeshFormat format, const std::string& na
   return mesh;
 }
 
+std::optional<MeshFormat> sniff_mesh_format(std::string_view bytes) {
+  if (bytes.size() >= 84) {
+    std::uint32_t count = 0;
+    std::memcpy(&count, bytes.data() + 80, 4);  // little endian, as x86 and the format are
+    if (bytes.size() == 84 + 50 * std::uint64_t{count}) return MeshFormat::stl;
+  }
+  // The first word of the first line that is not blank.
+  std::size_t i = 0;
+  while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i;
+  std::size_t j = i;
+  while (j < bytes.size() && !std::isspace(static_cast<unsigned char>(bytes[j]))) ++j;
+  const std::string_view word = bytes.substr(i, j - i);
+  if (word == "solid") return MeshFormat::stl;
+  if (word == "ply") return MeshFormat::ply;
+  if (word.size() >= 3 && word.substr(word.size() - 3) == "OFF") return MeshFormat::off;
+  for (const std::string_view obj :
+       {"v", "vn", "vt", "f", "o", "g", "s", "l", "mtllib", "usemtl"}) {
+    if (word == obj) return MeshFormat::obj;
+  }
+  if (!word.empty() && word[0] == '#')
+    return MeshFormat::obj;  // OBJ's comments (OFF has its keyword first)
+  return std::nullopt;
+}
+
 Mesh read_mesh(const std::string& path, std::string_view also_expected) {
   // Before the name's extension: a folder has none to complain about. (A directory also opens
   // fine on Linux, and its "size" is meaningless.)
@@ -81,7 +108,10 @@ Mesh read_mesh(const std::string& path, std::string_view also_expected) {
   if (std::filesystem::is_directory(path, ec)) {
     throw IoError::in_file(path, "is a folder, expected a mesh file");
   }
-  const MeshFormat format = mesh_format_from_path(path, also_expected);
+  // A name without an extension (a pipe such as /dev/stdin or <(...)): the content says.
+  const bool by_content = lowercase_extension(path).empty();
+  const MeshFormat format =
+      by_content ? MeshFormat::stl : mesh_format_from_path(path, also_expected);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError::in_file(path, "cannot open (" + errno_text(errno) + ")");
@@ -101,7 +131,16 @@ Mesh read_mesh(const std::string& path, std::string_view also_expected) {
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad()) throw IoError::in_file(path, "cannot read (" + errno_text(errno) + ")");
   }
-  return parse_mesh(bytes, format, path);
+  if (!by_content) return parse_mesh(bytes, format, path);
+  const std::optional<MeshFormat> sniffed = sniff_mesh_format(bytes);
+  if (!sniffed) {
+    throw IoError::in_file(
+        path,
+        "no file extension, and the content is not STL, OBJ, PLY or OFF (expected .stl, "
+        ".obj, .ply or .off" +
+            (also_expected.empty() ? std::string() : ", or " + std::string(also_expected)) + ")");
+  }
+  return parse_mesh(bytes, *sniffed, path);
 }
 
 }  // namespace kdop

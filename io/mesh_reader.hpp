@@ -5,6 +5,7 @@
 // naming the file, the line or byte offset and what was expected) on malformed input,
 // NaN/Inf coordinates, out-of-range indices, truncation, counts the file cannot hold, and meshes
 // without triangles.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,7 +19,13 @@ enum class MeshFormat { stl, obj, ply, off };
 // names what else the caller takes there ("a .kdop hierarchy file"), for the message.
 MeshFormat mesh_format_from_path(const std::string& path, std::string_view also_expected = {});
 
-// Reads a mesh file, format chosen by extension.
+// The format of a mesh from its first bytes, for a file whose name has no extension (a pipe such
+// as /dev/stdin or a shell's <(...)): a binary STL by its size (84 + 50 per triangle), then
+// "solid" (ASCII STL), "ply", an OFF keyword, or OBJ's statements (v, f, o, g, #, ...). nullopt
+// when none fits.
+std::optional<MeshFormat> sniff_mesh_format(std::string_view bytes);
+
+// Reads a mesh file, format chosen by extension; a name without one by its content.
 Mesh read_mesh(const std::string& path, std::string_view also_expected = {});
 
 // Parses a mesh held in memory; `name` is used in error messages.

@@ -195,9 +195,7 @@ class CsvPoses {
       }
     } while (is_blank_line(line));
     if (line.starts_with("\x93NUMPY")) {
-      fail(
-          "this is a NumPy (.npy) file, read as CSV (standard input is CSV; give the .npy file's "
-          "path)");
+      fail("this is a NumPy (.npy) file, read as CSV (name it .npy)");
     }
     split(line);
     column_.fill(kAbsent);
@@ -703,8 +701,23 @@ PoseFormat pose_format_from_path(const std::string& path) {
                                    " (expected .csv or .npy)");
 }
 
-PoseReader::PoseReader(const std::string& path, std::vector<std::string> object_names)
-    : PoseReader(path, pose_format_from_path(path), std::move(object_names)) {}
+PoseReader::PoseReader(const std::string& path, std::vector<std::string> object_names) {
+  const bool stdin_input = path == "-";
+  if (!stdin_input && !lowercase_extension(path).empty()) {
+    *this = PoseReader(path, pose_format_from_path(path), std::move(object_names));
+    return;
+  }
+  // Standard input or a name without an extension (a pipe such as /dev/stdin or a shell's
+  // <(...)): NumPy by its magic byte, else CSV. Peeked, not read twice: a pipe gives its bytes
+  // once.
+  std::unique_ptr<std::istream> file = stdin_input ? nullptr : open_file(path);
+  std::istream& in = stdin_input ? std::cin : *file;
+  const PoseFormat format =
+      in.peek() == std::char_traits<char>::to_int_type('\x93') ? PoseFormat::npy : PoseFormat::csv;
+  in.clear();
+  impl_ = std::make_unique<Impl>(std::move(file), in, stdin_input ? "<stdin>" : path, format,
+                                 std::move(object_names));
+}
 
 PoseReader::PoseReader(const std::string& path, PoseFormat format,
                        std::vector<std::string> object_names) {

@@ -45,15 +45,17 @@ struct PoseRecord {
 
 enum class PoseFormat { csv, npy };
 
-// Format from the extension (.csv or .npy, case-insensitive); "-" (standard input) is CSV.
+// Format from the extension (.csv or .npy, case-insensitive); "-" (standard input) is CSV (the
+// reader's own constructor looks at the content for "-" and names without an extension).
 // Throws IoError for anything else.
 PoseFormat pose_format_from_path(const std::string& path);
 
 class PoseReader {
  public:
-  // Opens `path` ("-" for standard input), format from the extension. `object_names` are the
-  // batch's objects in order (at least one; std::invalid_argument otherwise). Reads and checks
-  // the header at once.
+  // Opens `path` ("-" for standard input), format from the extension; standard input and a name
+  // without one (a pipe such as /dev/stdin) are NumPy when they start with NumPy's magic, else CSV.
+  // `object_names` are the batch's objects in order (at least one; std::invalid_argument
+  // otherwise). Reads and checks the header at once.
   PoseReader(const std::string& path, std::vector<std::string> object_names);
   PoseReader(const std::string& path, PoseFormat format, std::vector<std::string> object_names);
   // Reads a caller-owned stream, which must outlive the reader; `name` is used in messages.

@@ -42,10 +42,11 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& args) {
                   "column naming them)")
       ->required()
       ->check(non_empty());
-  cmd->add_option("--poses", args.poses,
-                  "Pose file: CSV with header pose_id,tx,ty,tz,qw,qx,qy,qz[,object] (Hamilton "
-                  "quaternion, scalar first, normalized) or NumPy .npy (N x 7 float64 in that "
-                  "order, or N x 4 x 4 matrices); - reads CSV from standard input")
+  cmd->add_option(
+         "--poses", args.poses,
+         "Pose file: CSV with header pose_id,tx,ty,tz,qw,qx,qy,qz[,object] (Hamilton "
+         "quaternion, scalar first, normalized) or NumPy .npy (N x 7 float64 in that "
+         "order, or N x 4 x 4 matrices); - reads standard input (NumPy by its magic, else CSV)")
       ->required()
       ->check(non_empty());
   cmd->add_option("--threads", args.threads, "Worker threads (0: all cores)")

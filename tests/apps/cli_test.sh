@@ -286,8 +286,19 @@ with open("poses.npy", "wb") as f:
 PY
 check "batch npy" 1 "$kdop" batch --env cube.obj --object cube.obj --poses poses.npy -q
 expect "batch npy ids are rows" test "$(cut -d, -f1,2 out.txt | tail -2 | tr '\n' ' ')" = "0,0 1,1 "
-check "batch npy on stdin" 2 sh -c "cat poses.npy | '$kdop' batch --env cube.obj --object cube.obj --poses - -q"
-expect "batch npy on stdin says so" grep -q "<stdin>: line 1: this is a NumPy (.npy) file, read as CSV" err.txt
+check "batch npy on stdin" 1 sh -c "cat poses.npy | '$kdop' batch --env cube.obj --object cube.obj --poses - -q"
+expect "batch npy on stdin: by its magic" test "$(cut -d, -f1,2 out.txt | tail -2 | tr '\n' ' ')" = "0,0 1,1 "
+cp poses.npy poses_npy.csv
+check "batch npy named .csv" 2 "$kdop" batch --env cube.obj --object cube.obj --poses poses_npy.csv -q
+expect "batch npy named .csv says so" grep -q "poses_npy.csv: line 1: this is a NumPy (.npy) file, read as CSV (name it .npy)" err.txt
+# Pipes by name (/dev/stdin, a shell's <(...)): meshes and poses by their content.
+check "batch poses from /dev/stdin" 1 sh -c "'$kdop' batch --env cube.obj --object cube.obj --poses /dev/stdin -q < poses.csv"
+expect "batch poses from /dev/stdin rows" test "$(wc -l <out.txt)" -eq 5
+check "batch npy from /dev/stdin" 1 sh -c "'$kdop' batch --env cube.obj --object cube.obj --poses /dev/stdin -q < poses.npy"
+check "batch meshes from pipes" 1 bash -c "'$kdop' batch --env <(cat cube.obj) --object <(cat cube.obj) --poses <(cat poses.csv) -q"
+expect "batch meshes from pipes rows" test "$(wc -l <out.txt)" -eq 5
+check "check mesh from a pipe that is no mesh" 2 bash -c "'$kdop' check --env <(echo hello) --object cube.obj"
+expect "check mesh from a pipe that is no mesh says so" grep -q "^kdop: /dev/fd/[0-9]*: no file extension, and the content is not STL, OBJ, PLY or OFF" err.txt
 
 # Batch errors: exit 2, one line, no output file.
 printf 'pose_id,tx,ty,tz,qw,qx,qy,qz\nok,0,0,0,1,0,0,0\nbad,0,0,0,0,0,0,0\n' >zero_q.csv

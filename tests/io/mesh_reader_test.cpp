@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <string>
 
@@ -61,12 +63,46 @@ TEST_F(ReadMesh, FormatFromPath) {
   EXPECT_EQ(mesh_format_from_path("dir.v2/part.Stl"), MeshFormat::stl);
   EXPECT_EQ(mesh_format_from_path("x.obj"), MeshFormat::obj);
   EXPECT_THAT(read_error(path("part.3ds")), HasSubstr("part.3ds: unknown extension '.3ds'"));
-  EXPECT_THAT(read_error("dir.stl/part"), HasSubstr("dir.stl/part: no file extension"));
-  EXPECT_THAT(read_error("dir.stl/part"),
+  EXPECT_THAT(test::io_error_of([] { mesh_format_from_path("dir.stl/part"); }),
               HasSubstr("dir.stl/part: no file extension (expected .stl, .obj, .ply or .off)"));
   EXPECT_THAT(test::io_error_of([] { read_mesh("part.3ds", "a hierarchy"); }),
               HasSubstr("part.3ds: unknown extension '.3ds' (expected .stl, .obj, .ply or .off, or "
                         "a hierarchy)"));
+}
+
+// A name without an extension (a pipe: /dev/stdin, a shell's <(...)) is read by its content: every
+// format the writers make, a binary STL whose header starts with "solid" included; anything else is
+// an error naming the formats.
+TEST_F(ReadMesh, NameWithoutExtensionIsReadByContent) {
+  const Mesh m = tetrahedron();
+  std::string solid_header = format_stl_binary(m);
+  solid_header.replace(0, 5, "solid");
+  const std::pair<std::string, std::string> files[] = {
+      {"obj", format_obj(m)},
+      {"off", format_off(m)},
+      {"ply_ascii", format_ply(m, PlyEncoding::ascii)},
+      {"ply_binary", format_ply(m, PlyEncoding::binary_big_endian)},
+      {"stl_ascii", format_stl_ascii(m)},
+      {"stl_binary", format_stl_binary(m)},
+      {"stl_binary_solid", solid_header},
+      {"obj_comment", "# a comment\n" + format_obj(m)}};
+  for (const auto& [name, text] : files) {
+    write_file_atomic(path(name), text);
+    const Mesh r = read_mesh(path(name));
+    EXPECT_EQ(r.triangle_count(), 4u) << name;
+    EXPECT_EQ(*std::max_element(r.z.begin(), r.z.end()), 1.0) << name;  // (STL keeps 12 corners)
+  }
+  EXPECT_EQ(sniff_mesh_format("  \n solid x\n facet"), MeshFormat::stl);
+  EXPECT_EQ(sniff_mesh_format("OFF\n"), MeshFormat::off);
+  EXPECT_EQ(sniff_mesh_format("ply\r\n"), MeshFormat::ply);
+  EXPECT_EQ(sniff_mesh_format("v 1 2 3\n"), MeshFormat::obj);
+  EXPECT_FALSE(sniff_mesh_format("").has_value());
+  EXPECT_FALSE(sniff_mesh_format("pose_id,tx\n").has_value());
+  write_file_atomic(path("notes"), "hello\n");
+  EXPECT_EQ(read_error(path("notes")),
+            path("notes") +
+                ": no file extension, and the content is not STL, OBJ, PLY or OFF "
+                "(expected .stl, .obj, .ply or .off)");
 }
 
 TEST_F(ReadMesh, FileErrors) {

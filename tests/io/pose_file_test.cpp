@@ -646,6 +646,22 @@ TEST_F(PoseFiles, OpensByExtension) {
   EXPECT_TRUE(odd_reader.next_chunk(out, 10));
 }
 
+// A name without an extension (a pipe: /dev/stdin, a shell's <(...)) is NumPy when it starts with
+// NumPy's magic, else CSV; a bad CSV there is named as CSV's errors are.
+TEST_F(PoseFiles, NameWithoutExtensionIsReadByContent) {
+  std::vector<PoseRecord> out;
+  PoseReader csv_reader(write("csv_poses", std::string(kHeader) + "a,1,2,3,1,0,0,0\n"), kOne);
+  ASSERT_TRUE(csv_reader.next_chunk(out, 10));
+  EXPECT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].pose_id, "a");
+  PoseReader npy_reader(write("npy_poses", npy_header(npy_dict("(2, 7)")) + f8(kQuatRows)), kOne);
+  ASSERT_TRUE(npy_reader.next_chunk(out, 10));
+  EXPECT_EQ(out.size(), 2u);
+  const std::string bad = write("bad_poses", "hello\n");
+  EXPECT_THAT(test::io_error_of([&] { PoseReader reader(bad, kOne); }),
+              HasSubstr("bad_poses: line 1: header: missing column"));
+}
+
 TEST_F(PoseFiles, MissingOrUnreadableFilesAreNamed) {
   const std::string missing = (dir_ / "none.csv").string();
   EXPECT_EQ(test::io_error_of([&] { PoseReader(missing, kOne); }),
@@ -680,6 +696,15 @@ class StdinFrom {
   }
   int saved_;
 };
+
+TEST_F(PoseFiles, DashReadsNumPyByItsMagic) {
+  StdinFrom in(write("in2.npy", npy_header(npy_dict("(2, 7)")) + f8(kQuatRows)));
+  PoseReader reader("-", kOne);
+  std::vector<PoseRecord> out;
+  ASSERT_TRUE(reader.next_chunk(out, 10));
+  EXPECT_EQ(out.size(), 2u);
+  EXPECT_EQ(reader.name(), "<stdin>");
+}
 
 TEST_F(PoseFiles, DashReadsStandardInput) {
   {
