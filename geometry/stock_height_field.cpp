@@ -461,7 +461,6 @@ StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& so
   const double top_of_solid = highest_z(solid);
   const double radius = reach(solid);
   const Point2 a{from.x, from.y}, b{to.x, to.y};
-  const int kStretches = from.z == to.z ? 1 : 4;
   // A block or cell is clear when, over the times the tool can reach it, the tool's lowest point
   // stays above its top bound (plus the margin) or its highest point below the field's bottom;
   // otherwise the gap is how far that lowest point stays above the bound.
@@ -470,17 +469,9 @@ StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& so
     double t0, t1;
     if (!times_within(a, b, r, radius, t0, t1)) return kInfinity;
     const double z0 = lerp_z(from, to, t0), z1 = lerp_z(from, to, t1);
-    // The lowest point over a few stretches of those times: on a sloped move the tool is low
-    // where it is far, and high where it is near.
-    double lower = kInfinity;
-    for (int k = 0; k < kStretches; ++k) {
-      const double ta = t0 + (t1 - t0) * k / kStretches;
-      const double tb = k + 1 == kStretches ? t1 : t0 + (t1 - t0) * (k + 1) / kStretches;
-      const double za = lerp_z(from, to, ta), zb = lerp_z(from, to, tb);
-      const double d = segment_rect_distance(lerp2(from, to, ta), lerp2(from, to, tb), r);
-      // (Rounding of the stretch's ends: the distance taken a little shorter still.)
-      lower = std::min(lower, std::min(za, zb) + lowest_z_at(solid, d * (1 - 1e-12)));
-    }
+    const double d = segment_rect_distance(lerp2(from, to, t0), lerp2(from, to, t1), r);
+    // (Rounding of the clipped ends: the distance taken a little shorter still.)
+    const double lower = std::min(z0, z1) + lowest_z_at(solid, d * (1 - 1e-12));
     if (lower == kInfinity || lower - slack(lower) >= bound + margin) return kInfinity;
     const double z_high = std::max(z0, z1) + top_of_solid;
     if (z_high + slack(z_high) < field.z_bottom - margin) return kInfinity;
