@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace kdop {
 
@@ -200,7 +201,14 @@ bool walk_block(const StockHeightField& f, std::size_t level, std::size_t bi, st
 
 template <class Gap, class Visit>
 bool walk_cells(const StockHeightField& f, Gap&& gap, Visit&& visit) {
-  if (f.blocks.empty()) return false;
+  if (f.blocks.empty()) {  // a field built by hand without refresh_blocks: every cell
+    for (std::size_t j = 0; j < f.ny; ++j) {
+      for (std::size_t i = 0; i < f.nx; ++i) {
+        if (gap(cell_rect(f, i, j), f.top[i + f.nx * j]) != kInfinity && visit(i, j)) return true;
+      }
+    }
+    return false;
+  }
   const std::size_t level = f.blocks.size() - 1;
   const FieldBlocks& b = f.blocks[level];
   for (std::size_t bj = 0; bj < b.ny; ++bj) {
@@ -480,12 +488,26 @@ StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& so
   StockContact result = StockContact::clear;
   struct Interval {
     double t0, t1;
+    double lower;  // the tool's lowest point over the cell in [t0, t1], from below
   };
-  std::vector<Interval> stack;
+  auto lowest_first = [](const Interval& x, const Interval& y) { return x.lower > y.lower; };
+  std::vector<Interval> heap;
   auto touches = [&](std::size_t i, std::size_t j) {
     const double top = field.top[i + field.nx * j];
     const Rect r = cell_rect(field, i, j);
     const double limit = top + margin;
+    // The tool's lowest point over the cell at times [t0, t1], from below; +infinity when that
+    // rules the cell out (above the limit, or the tool's top below the field's bottom).
+    auto bound = [&](double t0, double t1) {
+      const double z_low = std::min(lerp_z(from, to, t0), lerp_z(from, to, t1));
+      const double d = segment_rect_distance(lerp2(from, to, t0), lerp2(from, to, t1), r);
+      const double lower = z_low + lowest_z_at(solid, d);
+      // (Beyond the tool's reach the lower bound is +infinity already.)
+      if (lower == kInfinity || lower - slack(lower) >= limit) return kInfinity;
+      const double z_high = std::max(lerp_z(from, to, t0), lerp_z(from, to, t1)) + top_of_solid;
+      if (z_high + slack(z_high) < field.z_bottom - margin) return kInfinity;
+      return lower;
+    };
     // A witness: the cell's point nearest the axis at time t, with the tool's lowest point there
     // within the margin of the material's top and its highest point within it of the bottom.
     auto witness = [&](double t) {
@@ -495,33 +517,41 @@ StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& so
       const double up = lerp_z(from, to, t) + top_of_solid;
       return at + slack(at) < limit && up - slack(up) >= field.z_bottom - margin;
     };
-    // The move's ends first (a contact that begins or ends there is found at once), then branch and
-    // bound over the move's time, a witness at each interval's middle; the budget keeps a tool
-    // that runs along the material's top at exactly the limit from splitting forever (it ends as
-    // `near`). Once a cell has ended so, the walk's answer is `near` at least, and the other cells
-    // get a small budget: a tool within rounding of the limit is so over all of them (a depth's
-    // bisection meets it once), and each would spend the whole budget.
+    // The move's ends first (a contact that begins or ends there is found at once), then branch
+    // and bound over the move's time, lowest bound first (a short window where the tool dips into
+    // the cell is reached in about log2 of the move's length over the window's splits), a witness
+    // at each interval's middle. The budget keeps a tool that runs along the material's top at
+    // exactly the limit from splitting forever (the cell ends as `near`).
     if (witness(0) || witness(1)) return true;
-    int budget = result == StockContact::near ? 8 : 200;
-    stack.assign(1, {0, 1});
-    while (!stack.empty()) {
-      const Interval iv = stack.back();
-      stack.pop_back();
-      const double z_low = std::min(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
-      const double d = segment_rect_distance(lerp2(from, to, iv.t0), lerp2(from, to, iv.t1), r);
-      const double lower = z_low + lowest_z_at(solid, d);
-      // (Beyond the tool's reach the lower bound is +infinity: nothing to split.)
-      if (lower == kInfinity || lower - slack(lower) >= limit) continue;
-      const double z_high = std::max(lerp_z(from, to, iv.t0), lerp_z(from, to, iv.t1));
-      if (z_high + top_of_solid + slack(z_high + top_of_solid) < field.z_bottom - margin) continue;
+    const double whole = bound(0, 1);
+    if (whole == kInfinity) return false;
+    // Once a cell has ended `near`, the walk's answer is `near` at least, and cells the tool can
+    // reach only marginally (by the bounds over the whole move: at most 64 margins below their
+    // top, or above the field's bottom) get a small budget: a tool within rounding of the limit is
+    // so over many cells (a depth's bisection meets it once), and each would spend the whole
+    // budget, where any contact it has is `near` anyway. A cell the tool may go deeper into keeps
+    // the whole budget, so a real contact there is still shown as one.
+    const double marginal = 64 * (margin + slack(limit));
+    const double reach_up = std::max(from.z, to.z) + top_of_solid - (field.z_bottom - margin);
+    const bool shallow = limit - whole < marginal || reach_up < marginal;
+    int budget = result == StockContact::near && shallow ? 8 : 200;
+    heap.assign(1, {0, 1, whole});
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), lowest_first);
+      const Interval iv = heap.back();
+      heap.pop_back();
       const double tm = 0.5 * (iv.t0 + iv.t1);
       if (witness(tm)) return true;
       if (--budget <= 0) {
         result = StockContact::near;
         return false;
       }
-      stack.push_back({iv.t0, tm});
-      stack.push_back({tm, iv.t1});
+      for (const auto& [t0, t1] : {std::pair{iv.t0, tm}, std::pair{tm, iv.t1}}) {
+        const double lower = bound(t0, t1);
+        if (lower == kInfinity) continue;
+        heap.push_back({t0, t1, lower});
+        std::push_heap(heap.begin(), heap.end(), lowest_first);
+      }
     }
     return false;
   };

@@ -399,6 +399,31 @@ TEST(StockHeightField, TouchingTheBottomFromBelowIsAContact) {
   EXPECT_EQ(swept_contact(f, shank, {50, 30, 0.001}, {50, 30, 10}, 1e-6), StockContact::clear);
 }
 
+// A reviewer's case: a thin tool grazing one cell at exactly its top plus the margin (undecidable,
+// `near`) and then ploughing 5 mm into another for a 1/40,000 of its move: a contact, not `near`
+// (the cells after a `near` get a smaller budget, searched lowest bound first).
+TEST(StockHeightField, ADeepCellAfterAGrazingOneIsStillAContact) {
+  StockHeightField f = make_stock_height_field({{0, 0, -10}, {32, 4, 0}}, 1, 1 << 20);
+  std::fill(f.top.begin(), f.top.end(), -10.0);
+  f.top[2 + f.nx * 2] = 0;   // grazed
+  f.top[20 + f.nx * 2] = 5;  // a pin the tool runs into
+  refresh_blocks(f);
+  RevolvedSolid pin_tool;
+  pin_tool.parts = {make_frustum(0, 0.05, 10, 0.05)};
+  EXPECT_EQ(swept_contact(f, pin_tool, {-2000, 2.5, 1e-6}, {2000, 2.5, 1e-6}, 1e-6),
+            StockContact::touches);
+  // Without the pin: only the grazed cell, undecided.
+  f.top[20 + f.nx * 2] = -10;
+  EXPECT_EQ(swept_contact(f, pin_tool, {-2000, 2.5, 1e-6}, {2000, 2.5, 1e-6}, 1e-6),
+            StockContact::near);
+  // A field without block bounds (built by hand) is walked cell by cell.
+  f.top[20 + f.nx * 2] = 5;
+  f.blocks.clear();
+  EXPECT_EQ(swept_contact(f, pin_tool, {-2000, 2.5, 1e-6}, {2000, 2.5, 1e-6}, 1e-6),
+            StockContact::touches);
+  EXPECT_FALSE(rise_meets_nothing_new(f, {20.5, 2.5, -20}, 1, 20));
+}
+
 TEST(StockHeightField, RejectsBadGrids) {
   EXPECT_THROW(make_stock_height_field({{0, 0, 0}, {0, 1, 1}}, 0.1, 100), std::invalid_argument);
   EXPECT_THROW(make_stock_height_field({{0, 0, 0}, {1, 1, 1}}, 0, 100), std::invalid_argument);
