@@ -103,7 +103,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    const int code = app.exit(e);
+    // A bad KDOP_ISA (the text says why) is the user's error here too.
+    try {
+      kdop::simd::select_isa();
+    } catch (const std::invalid_argument&) {
+      return kExitInputError;
+    }
+    return code;
   } catch (const CLI::ParseError& e) {
     // The command's own help; and a hint for numbers given apart (--pose 1 0 0 1 0 0 0).
     const bool command = argc > 1 && argv[1][0] != '-';

@@ -356,6 +356,8 @@ expect "interrupt leaves no output" test -z "$(ls interrupted.csv* 2>/dev/null)"
 expect "interrupt says so" grep -q "interrupted" err.txt
 check "version names the ISA" 0 "$kdop" --version
 expect "version ISA line" grep -q "ISA in use:" out.txt
+check "version with a bad KDOP_ISA" 2 env KDOP_ISA=avx3 "$kdop" --version
+expect "version with a bad KDOP_ISA says why" grep -q "^ISA in use: none (KDOP_ISA=avx3: expected scalar, sse4, avx2 or avx512)" out.txt
 check "KDOP_ISA in any case" 0 env KDOP_ISA=SCALAR "$kdop" --version
 expect "KDOP_ISA in any case: scalar" grep -q "^ISA in use: scalar" out.txt
 check "bare kdop" 2 "$kdop"
