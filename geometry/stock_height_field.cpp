@@ -79,15 +79,10 @@ bool clip_segment(Point2 a, Point2 b, const Rect& r, double& t0, double& t1) {
   return true;
 }
 
-bool segment_meets_rect(Point2 a, Point2 b, const Rect& r) {
-  double t0, t1;
-  return clip_segment(a, b, r, t0, t1);
-}
-
 // The least distance between a segment and a rectangle, from below: 0 when they meet, otherwise
 // reached at an end of the segment or a corner of the rectangle (both are convex).
 double segment_rect_distance(Point2 a, Point2 b, const Rect& r) {
-  if (segment_meets_rect(a, b, r)) return 0;
+  if (double t0, t1; clip_segment(a, b, r, t0, t1)) return 0;
   double d2 = std::min(point_rect_distance2(a, r), point_rect_distance2(b, r));
   const Point2 corners[4] = {{r.x0, r.y0}, {r.x1, r.y0}, {r.x0, r.y1}, {r.x1, r.y1}};
   for (const Point2& c : corners) d2 = std::min(d2, point_segment_distance2(c, a, b));
@@ -132,23 +127,31 @@ Rect block_rect(const StockHeightField& f, const FieldBlocks& b, std::size_t bi,
   return {r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad};
 }
 
+// The grid a level's blocks are made of: the cells for level 0, else the level below's blocks.
+struct Grid {
+  std::size_t nx, ny;
+  const std::vector<double>& top;
+};
+Grid grid_below(const StockHeightField& f, std::size_t level) {
+  if (level == 0) return {f.nx, f.ny, f.top};
+  const FieldBlocks& b = f.blocks[level - 1];
+  return {b.nx, b.ny, b.top};
+}
+
 // Recomputes level `level`'s bounds over blocks [bi0, bi1) x [bj0, bj1) from the level below (the
 // cells for level 0).
 void refresh_level(StockHeightField& f, std::size_t level, std::size_t bi0, std::size_t bi1,
                    std::size_t bj0, std::size_t bj1) {
   FieldBlocks& b = f.blocks[level];
-  const bool cells = level == 0;
-  const std::size_t below_nx = cells ? f.nx : f.blocks[level - 1].nx;
-  const std::size_t below_ny = cells ? f.ny : f.blocks[level - 1].ny;
-  const std::vector<double>& below = cells ? f.top : f.blocks[level - 1].top;
+  const Grid below = grid_below(f, level);
   for (std::size_t bj = bj0; bj < bj1; ++bj) {
     for (std::size_t bi = bi0; bi < bi1; ++bi) {
       double m = -kInfinity;
-      const std::size_t j1 = std::min((bj + 1) * kFieldBlock, below_ny);
-      const std::size_t i1 = std::min((bi + 1) * kFieldBlock, below_nx);
+      const std::size_t j1 = std::min((bj + 1) * kFieldBlock, below.ny);
+      const std::size_t i1 = std::min((bi + 1) * kFieldBlock, below.nx);
       for (std::size_t j = bj * kFieldBlock; j < j1; ++j) {
         for (std::size_t i = bi * kFieldBlock; i < i1; ++i)
-          m = std::max(m, below[i + below_nx * j]);
+          m = std::max(m, below.top[i + below.nx * j]);
       }
       b.top[bi + b.nx * bj] = m;
     }
@@ -172,10 +175,9 @@ void refresh_cells(StockHeightField& f, std::size_t i0, std::size_t i1, std::siz
 template <class Gap, class Visit>
 bool walk_block(const StockHeightField& f, std::size_t level, std::size_t bi, std::size_t bj,
                 Gap& gap, Visit& visit) {
-  const std::size_t below_nx = level == 0 ? f.nx : f.blocks[level - 1].nx;
-  const std::size_t below_ny = level == 0 ? f.ny : f.blocks[level - 1].ny;
-  const std::size_t j1 = std::min((bj + 1) * kFieldBlock, below_ny);
-  const std::size_t i1 = std::min((bi + 1) * kFieldBlock, below_nx);
+  const Grid below = grid_below(f, level);
+  const std::size_t j1 = std::min((bj + 1) * kFieldBlock, below.ny);
+  const std::size_t i1 = std::min((bi + 1) * kFieldBlock, below.nx);
   struct Child {
     double gap;
     std::size_t i, j;
@@ -184,9 +186,8 @@ bool walk_block(const StockHeightField& f, std::size_t level, std::size_t bi, st
   std::size_t n = 0;
   for (std::size_t j = bj * kFieldBlock; j < j1; ++j) {
     for (std::size_t i = bi * kFieldBlock; i < i1; ++i) {
-      const double g = level == 0 ? gap(cell_rect(f, i, j), f.top[i + f.nx * j])
-                                  : gap(block_rect(f, f.blocks[level - 1], i, j),
-                                        f.blocks[level - 1].top[i + f.blocks[level - 1].nx * j]);
+      const Rect r = level == 0 ? cell_rect(f, i, j) : block_rect(f, f.blocks[level - 1], i, j);
+      const double g = gap(r, below.top[i + below.nx * j]);
       if (g != kInfinity) children[n++] = {g, i, j};
     }
   }
@@ -469,21 +470,26 @@ StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& so
   const double top_of_solid = highest_z(solid);
   const double radius = reach(solid);
   const Point2 a{from.x, from.y}, b{to.x, to.y};
-  // A block or cell is clear when, over the times the tool can reach it, the tool's lowest point
-  // stays above its top bound (plus the margin) or its highest point below the field's bottom;
-  // otherwise the gap is how far that lowest point stays above the bound.
+  // The tool's lowest point over rectangle r at times [t0, t1], from below; +infinity when that
+  // proves it clear of material up to `top`: above top plus the margin, or its own top below the
+  // field's bottom.
+  auto lowest_over = [&](const Rect& r, double t0, double t1, double top) {
+    const double z0 = lerp_z(from, to, t0), z1 = lerp_z(from, to, t1);
+    const double d = segment_rect_distance(lerp2(from, to, t0), lerp2(from, to, t1), r);
+    // (Rounding of the interval's ends: the distance taken a little shorter still.)
+    const double lower = std::min(z0, z1) + lowest_z_at(solid, d * (1 - 1e-12));
+    if (lower == kInfinity || lower - slack(lower) >= top + margin) return kInfinity;
+    const double z_high = std::max(z0, z1) + top_of_solid;
+    if (z_high + slack(z_high) < field.z_bottom - margin) return kInfinity;
+    return lower;
+  };
+  // A block or cell is clear when the tool's lowest point over it, at the times it can reach it,
+  // proves it so; otherwise the gap is how far that point stays above the block's bound.
   auto gap = [&](const Rect& r, double bound) {
     if (bound <= field.z_bottom) return kInfinity;
     double t0, t1;
     if (!times_within(a, b, r, radius, t0, t1)) return kInfinity;
-    const double z0 = lerp_z(from, to, t0), z1 = lerp_z(from, to, t1);
-    const double d = segment_rect_distance(lerp2(from, to, t0), lerp2(from, to, t1), r);
-    // (Rounding of the clipped ends: the distance taken a little shorter still.)
-    const double lower = std::min(z0, z1) + lowest_z_at(solid, d * (1 - 1e-12));
-    if (lower == kInfinity || lower - slack(lower) >= bound + margin) return kInfinity;
-    const double z_high = std::max(z0, z1) + top_of_solid;
-    if (z_high + slack(z_high) < field.z_bottom - margin) return kInfinity;
-    return lower - bound;
+    return lowest_over(r, t0, t1, bound) - bound;
   };
   StockContact result = StockContact::clear;
   struct Interval {
@@ -496,18 +502,7 @@ StockContact walk_contact(const StockHeightField& field, const RevolvedSolid& so
     const double top = field.top[i + field.nx * j];
     const Rect r = cell_rect(field, i, j);
     const double limit = top + margin;
-    // The tool's lowest point over the cell at times [t0, t1], from below; +infinity when that
-    // rules the cell out (above the limit, or the tool's top below the field's bottom).
-    auto bound = [&](double t0, double t1) {
-      const double z_low = std::min(lerp_z(from, to, t0), lerp_z(from, to, t1));
-      const double d = segment_rect_distance(lerp2(from, to, t0), lerp2(from, to, t1), r);
-      const double lower = z_low + lowest_z_at(solid, d);
-      // (Beyond the tool's reach the lower bound is +infinity already.)
-      if (lower == kInfinity || lower - slack(lower) >= limit) return kInfinity;
-      const double z_high = std::max(lerp_z(from, to, t0), lerp_z(from, to, t1)) + top_of_solid;
-      if (z_high + slack(z_high) < field.z_bottom - margin) return kInfinity;
-      return lower;
-    };
+    auto bound = [&](double t0, double t1) { return lowest_over(r, t0, t1, top); };
     // A witness: the cell's point nearest the axis at time t, with the tool's lowest point there
     // within the margin of the material's top and its highest point within it of the bottom.
     auto witness = [&](double t) {

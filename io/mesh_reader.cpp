@@ -109,9 +109,8 @@ Mesh read_mesh(const std::string& path, std::string_view also_expected) {
     throw IoError::in_file(path, "is a folder, expected a mesh file");
   }
   // A name without an extension (a pipe such as /dev/stdin or <(...)): the content says.
-  const bool by_content = lowercase_extension(path).empty();
-  const MeshFormat format =
-      by_content ? MeshFormat::stl : mesh_format_from_path(path, also_expected);
+  std::optional<MeshFormat> format;
+  if (!lowercase_extension(path).empty()) format = mesh_format_from_path(path, also_expected);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError::in_file(path, "cannot open (" + errno_text(errno) + ")");
@@ -131,16 +130,15 @@ Mesh read_mesh(const std::string& path, std::string_view also_expected) {
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad()) throw IoError::in_file(path, "cannot read (" + errno_text(errno) + ")");
   }
-  if (!by_content) return parse_mesh(bytes, format, path);
-  const std::optional<MeshFormat> sniffed = sniff_mesh_format(bytes);
-  if (!sniffed) {
+  if (!format) format = sniff_mesh_format(bytes);
+  if (!format) {
     throw IoError::in_file(
         path,
         "no file extension, and the content is not STL, OBJ, PLY or OFF (expected .stl, "
         ".obj, .ply or .off" +
             (also_expected.empty() ? std::string() : ", or " + std::string(also_expected)) + ")");
   }
-  return parse_mesh(bytes, *sniffed, path);
+  return parse_mesh(bytes, *format, path);
 }
 
 }  // namespace kdop

@@ -21,9 +21,6 @@ using report_json::number;
 double position_mm(double v) {
   return std::round(v * 1e4) / 1e4 + 0.0;
 }
-double depth_mm(double v) {
-  return std::round(v * 1e6) / 1e6 + 0.0;
-}
 
 Json finding_json(const NcFinding& f) {
   Json j;
@@ -105,6 +102,10 @@ std::string csv_text(const NcReport& report) {
 }
 
 }  // namespace
+
+double depth_mm(double v) {
+  return std::round(v * 1e6) / 1e6 + 0.0;
+}
 
 const char* to_string(NcFindingKind kind) {
   switch (kind) {

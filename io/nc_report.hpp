@@ -26,6 +26,9 @@
 namespace kdop {
 
 enum class NcFindingKind { collision, rapid_into_material, gouge };
+// A depth as the reports give it: to 1e-6 mm, the decisions' resolution (+ 0.0: never -0).
+double depth_mm(double v);
+
 const char* to_string(NcFindingKind kind);
 
 enum class ToolPart { cutter, shank, holder };

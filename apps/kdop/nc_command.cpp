@@ -2,7 +2,6 @@
 // tool library (--setup), or only read and expanded into its moves (--moves).
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -96,7 +95,7 @@ std::string moves_text(const NcProgram& program, const NcSummary& s) {
 // trailing zeros (1.000001, 5, 0.000001).
 std::string micrometres(double mm) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.6f", std::round(mm * 1e6) / 1e6 + 0.0);
+  std::snprintf(text, sizeof text, "%.6f", depth_mm(mm));
   std::string t = text;
   while (t.size() > 1 && t.back() == '0') t.pop_back();
   if (t.back() == '.') t.pop_back();
